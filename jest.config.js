@@ -1,0 +1,20 @@
+// Three tiers, all run by `npm test`: unit specs beside the code, integration and e2e under test/.
+const moduleNameMapper = {
+  '^@app/(config|common|database|queue|chains|domain)(/.*)?$': '<rootDir>/libs/$1/src$2',
+  '^@app/localnet(/.*)?$': '<rootDir>/apps/localnet/src$1',
+  '^@test/support(/.*)?$': '<rootDir>/test/support$1',
+};
+const base = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+};
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};

@@ -7,7 +7,9 @@ const moduleNameMapper = {
 const base = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  transform: { '^.+\\.(ts|js)$': ['@swc/jest'] },
+  // ESM-only dependencies that Node 20 requires natively but Jest's CommonJS sandbox cannot.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
 };

@@ -1,0 +1,118 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { ok, type SuccessEnvelope } from '@app/common';
+import {
+  AccountService,
+  ApiKeyService,
+  type AccountView,
+  type ApiKeyView,
+  type IssuedApiKey,
+} from '@app/domain';
+import { AccountId, Public, SessionAuth } from '../auth/auth.decorators';
+import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { LoginDto, RegisterDto } from './dto/credentials.dto';
+
+/** The dashboard's JSON endpoints (contract: "Accounts and keys"), on a session cookie. */
+@ApiTags('account')
+@ApiCookieAuth(SESSION_COOKIE)
+@SessionAuth()
+@Controller('account')
+export class AccountController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: AccountService,
+    private readonly apiKeys: ApiKeyService,
+  ) {}
+
+  @Public()
+  @Post('register')
+  @HttpCode(200)
+  @ApiEnvelope('Account created, with its managed wallets; sets the session cookie', [400, 409])
+  async register(
+    @Body() body: RegisterDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<AccountView>> {
+    const { account, session } = await this.accounts.register(body.email, body.password);
+    setSessionCookie(reply, session, this.config);
+    return ok(account, 'Account created.');
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiEnvelope('Signed in; sets the session cookie', [400, 401])
+  async login(
+    @Body() body: LoginDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<AccountView>> {
+    const { account, session } = await this.accounts.login(body.email, body.password);
+    setSessionCookie(reply, session, this.config);
+    return ok(account, 'Signed in.');
+  }
+
+  @Public()
+  @Post('logout')
+  @HttpCode(200)
+  @ApiEnvelope('Signed out; clears the session cookie', [])
+  async logout(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<Record<string, never>>> {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await this.accounts.logout(token);
+    clearSessionCookie(reply, this.config);
+    return ok({}, 'Signed out.');
+  }
+
+  @Get()
+  @ApiEnvelope('The signed-in account and its managed wallets', [401])
+  async me(@AccountId() accountId: string): Promise<SuccessEnvelope<AccountView>> {
+    return ok(await this.accounts.view(accountId), 'Account.');
+  }
+
+  @Post('api-keys')
+  @HttpCode(200)
+  @ApiEnvelope('A new API key; `key` is shown only in this response', [400, 401])
+  async issueKey(
+    @AccountId() accountId: string,
+    @Body() body: CreateApiKeyDto,
+  ): Promise<SuccessEnvelope<IssuedApiKey>> {
+    return ok(
+      await this.apiKeys.issue(accountId, body.name),
+      'API key issued. Store it now: it is not shown again.',
+    );
+  }
+
+  @Get('api-keys')
+  @ApiEnvelope('The account API keys, without their secrets', [401])
+  async listKeys(
+    @AccountId() accountId: string,
+  ): Promise<SuccessEnvelope<{ api_keys: ApiKeyView[] }>> {
+    return ok({ api_keys: await this.apiKeys.list(accountId) }, 'API keys.');
+  }
+
+  @Delete('api-keys/:id')
+  @ApiEnvelope('The key is revoked and answers 401 from now on', [401, 404])
+  async revokeKey(
+    @AccountId() accountId: string,
+    @Param('id') id: string,
+  ): Promise<SuccessEnvelope<{ id: string; revoked: true }>> {
+    await this.apiKeys.revoke(accountId, id);
+    return ok({ id, revoked: true }, 'API key revoked.');
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '../auth/auth.decorators';
+import { HealthService, type HealthReport } from './health.service';
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  /** 200 when Postgres, Redis and every configured chain answer; 503 otherwise, with the report. */
+  @Get()
+  @ApiResponse({ status: 200, description: 'Every dependency answers' })
+  @ApiResponse({ status: 503, description: 'A dependency is down; the report names it' })
+  async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
+    const report: HealthReport = await this.health.check();
+    if (report.status === 'ok') {
+      return { success: true, data: report, message: 'All dependencies answer.' };
+    }
+    void reply.status(503);
+    const down = [
+      report.postgres === 'down' ? 'postgres' : null,
+      report.redis === 'down' ? 'redis' : null,
+      ...report.chains.filter((c) => c.status === 'down').map((c) => c.chain),
+    ].filter(Boolean);
+    return {
+      success: false,
+      error: 'Service unavailable',
+      message: `Not answering: ${down.join(', ')}.`,
+      timestamp: new Date().toISOString(),
+      data: report,
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
+import { REDIS } from '@app/queue';
+
+export type CheckStatus = 'ok' | 'down';
+
+export interface HealthReport {
+  status: CheckStatus;
+  postgres: CheckStatus;
+  redis: CheckStatus;
+  chains: { chain: string; networks: string[]; status: CheckStatus }[];
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+const CHAIN_CACHE_MS = 5_000;
+
+@Injectable()
+export class HealthService {
+  private chainCache?: { at: number; report: HealthReport['chains'] };
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly networks: NetworkRegistry,
+    private readonly chains: ChainRegistry,
+  ) {}
+
+  async check(): Promise<HealthReport> {
+    const [postgres, redis, chains] = await Promise.all([
+      probe(this.dataSource.query('SELECT 1')),
+      probe(this.redis.ping()),
+      this.checkChains(),
+    ]);
+    const allOk = postgres === 'ok' && redis === 'ok' && chains.every((c) => c.status === 'ok');
+    return { status: allOk ? 'ok' : 'down', postgres, redis, chains };
+  }
+
+  /** One probe per distinct chain (all local EVM networks share one node), cached briefly. */
+  private async checkChains(): Promise<HealthReport['chains']> {
+    if (this.chainCache && Date.now() - this.chainCache.at < CHAIN_CACHE_MS) {
+      return this.chainCache.report;
+    }
+    const byChain = new Map<string, NetworkDefinition[]>();
+    for (const definition of this.networks.all()) {
+      byChain.set(definition.chainKey, [...(byChain.get(definition.chainKey) ?? []), definition]);
+    }
+    const report = await Promise.all(
+      [...byChain.values()].map(async (definitions) => {
+        const [first] = definitions;
+        return {
+          chain: first.family === 'evm' ? `evm:${first.chainId}` : 'solana',
+          networks: definitions.map((definition) => definition.network),
+          status: await probe(this.chains.adapter(first.family).ping(first)),
+        };
+      }),
+    );
+    this.chainCache = { at: Date.now(), report };
+    return report;
+  }
+}
+
+async function probe(check: Promise<unknown>): Promise<CheckStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<CheckStatus>((resolve) => {
+    timer = setTimeout(() => resolve('down'), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check.then((): CheckStatus => 'ok'), timeout]);
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,16 @@
+import { ERROR_CODES, type ErrorEnvelope } from '@app/common';
+
+export function errorEnvelope(status: number, message: string): ErrorEnvelope {
+  return {
+    success: false,
+    error: errorName(status),
+    message,
+    timestamp: new Date().toISOString(),
+  };
+}
+
+export function errorName(status: number): string {
+  const known = Object.values(ERROR_CODES).find((code) => code.status === status);
+  if (known) return known.error;
+  return status >= 500 ? ERROR_CODES.INTERNAL.error : ERROR_CODES.BAD_REQUEST.error;
+}

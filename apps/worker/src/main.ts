@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@app/config';
+import { WorkerModule } from './worker.module';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig(process.env);
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
+    logger: ['log', 'warn', 'error'],
+  });
+  app.enableShutdownHooks();
+  Logger.log(`Worker started (profile ${config.profile})`, 'Bootstrap');
+}
+
+bootstrap().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

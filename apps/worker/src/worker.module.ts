@@ -1,0 +1,18 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type AppConfig } from '@app/config';
+import { ChainsModule } from '@app/chains';
+import { DatabaseModule } from '@app/database';
+import { DomainModule } from '@app/domain';
+import { RedisModule } from '@app/queue';
+import { WorkerReadiness } from './worker-readiness';
+
+/** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
+@Module({
+  imports: [DatabaseModule, RedisModule, ChainsModule, DomainModule],
+  providers: [WorkerReadiness],
+})
+export class WorkerModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [ConfigModule.forRoot(config)] };
+  }
+}

@@ -1,0 +1,27 @@
+import type { ChainFamily } from '@app/config';
+import type { NetworkDefinition } from './networks/network-definition';
+
+export interface GeneratedWallet {
+  publicKey: string;
+  /** Solana: base58 of the 64-byte secret key; EVM: 0x-hex private key. */
+  secretKey: string;
+  /** The raw secret, for callers that encrypt it at rest. */
+  secretBytes: Uint8Array;
+}
+
+/**
+ * What the service needs of a chain family. One adapter per family; which node it talks to comes
+ * from the NetworkDefinition, so adding a network is a configuration row, not code.
+ */
+export interface ChainAdapter {
+  readonly family: ChainFamily;
+  generateWallet(): GeneratedWallet;
+  /** The canonical form of a well-formed address of this family, or null when malformed. */
+  normalizeAddress(address: string): string | null;
+  /** Native balance in the smallest unit (lamports, wei). */
+  getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint>;
+  /** Local chains only: gives the address native currency to pay fees with. */
+  fundForDevelopment(network: NetworkDefinition, address: string): Promise<void>;
+  /** Resolves when the network's RPC answers. */
+  ping(network: NetworkDefinition): Promise<void>;
+}

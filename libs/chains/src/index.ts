@@ -1,0 +1,14 @@
+/**
+ * @app/chains: everything that talks to a chain: the network registry, one ChainAdapter per
+ * family (EVM, Solana) and their RPC clients. Imports @app/config and @app/common only; never
+ * the database, the queue or an app, and never litesvm (the service speaks JSON-RPC).
+ */
+export * from './chain-adapter';
+export * from './chain-registry';
+export * from './chains.module';
+export * from './evm/evm.adapter';
+export * from './networks/network-definition';
+export * from './networks/network-registry';
+export * from './networks/network-table';
+export * from './rpc-error';
+export * from './solana/solana.adapter';

@@ -1,0 +1,54 @@
+import { NETWORKS, loadConfig } from '@app/config';
+import { NetworkRegistry } from './network-registry';
+
+describe('NetworkRegistry', () => {
+  it('resolves all 22 names under every profile, with evm as the configured default', () => {
+    for (const profile of ['local', 'devnet', 'mainnet']) {
+      const registry = new NetworkRegistry(
+        loadConfig({
+          APP_PROFILE: profile,
+          MASTER_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
+          DATABASE_URL: 'postgres://localhost/x',
+          REDIS_URL: 'redis://localhost',
+          DEFAULT_EVM_NETWORK: 'polygon',
+        }),
+      );
+      for (const network of NETWORKS) expect(registry.resolve(network)).toBeDefined();
+      expect(registry.resolve('evm').network).toBe('polygon');
+      expect(registry.all()).toHaveLength(21);
+    }
+  });
+
+  it('maps every EVM network to the local anvil and solana to the local validator', () => {
+    const registry = new NetworkRegistry(
+      loadConfig({ LOCAL_EVM_RPC_URL: 'http://127.0.0.1:9545' }),
+    );
+    const evm = registry.all().filter((definition) => definition.family === 'evm');
+    expect(evm).toHaveLength(20);
+    expect(new Set(evm.map((definition) => definition.chainKey)).size).toBe(1);
+    expect(evm[0]).toMatchObject({ chainId: 31337, rpcUrl: 'http://127.0.0.1:9545' });
+    expect(registry.resolve('solana')).toMatchObject({
+      family: 'solana',
+      rpcUrl: 'http://127.0.0.1:8899',
+      wsUrl: 'ws://127.0.0.1:8900',
+    });
+  });
+
+  it('uses public test networks under devnet and honours RPC overrides', () => {
+    const registry = new NetworkRegistry(
+      loadConfig({
+        APP_PROFILE: 'devnet',
+        MASTER_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
+        DATABASE_URL: 'postgres://localhost/x',
+        REDIS_URL: 'redis://localhost',
+        RPC_URL_BASE: 'https://base-sepolia.example/rpc',
+      }),
+    );
+    expect(registry.resolve('base')).toMatchObject({
+      chainId: 84532,
+      rpcUrl: 'https://base-sepolia.example/rpc',
+    });
+    expect(registry.resolve('bsc')).toMatchObject({ chainId: 97, feeModel: 'legacy' });
+    expect(registry.resolve('solana').rpcUrl).toBe('https://api.devnet.solana.com');
+  });
+});

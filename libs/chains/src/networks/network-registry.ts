@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  NETWORKS,
+  type AppConfig,
+  type ConcreteNetwork,
+  type Network,
+} from '@app/config';
+import type { NetworkDefinition } from './network-definition';
+import { EVM_NETWORKS, LOCAL_EVM_CHAIN_ID, SOLANA_RPC_URLS } from './network-table';
+
+/** Resolves every network name of the spec to its chain, under the configured profile. */
+@Injectable()
+export class NetworkRegistry {
+  private readonly definitions: ReadonlyMap<ConcreteNetwork, NetworkDefinition>;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.definitions = buildDefinitions(config);
+  }
+
+  /** `evm` resolves to the deployment's default EVM network. */
+  resolve(network: Network): NetworkDefinition {
+    const concrete = network === 'evm' ? this.config.chains.defaultEvmNetwork : network;
+    const definition = this.definitions.get(concrete);
+    if (!definition) throw new Error(`No definition for network ${concrete}`);
+    return definition;
+  }
+
+  all(): NetworkDefinition[] {
+    return [...this.definitions.values()];
+  }
+}
+
+export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, NetworkDefinition> {
+  const { profile, chains } = config;
+  const definitions = new Map<ConcreteNetwork, NetworkDefinition>();
+  for (const network of NETWORKS) {
+    if (network === 'evm') continue;
+    const override = chains.rpcUrlOverrides[network];
+    if (network === 'solana') {
+      const rpcUrl =
+        override ?? (profile === 'local' ? chains.localSolanaRpcUrl : SOLANA_RPC_URLS[profile]);
+      definitions.set(network, {
+        network,
+        family: 'solana',
+        rpcUrl,
+        wsUrl: profile === 'local' && !override ? chains.localSolanaWsUrl : undefined,
+        currency: { symbol: 'SOL', decimals: 9 },
+        chainKey: `solana:${rpcUrl}`,
+      });
+      continue;
+    }
+    const facts = EVM_NETWORKS[network];
+    const endpoint =
+      profile === 'local'
+        ? { chainId: LOCAL_EVM_CHAIN_ID, rpcUrl: chains.localEvmRpcUrl }
+        : facts[profile];
+    const rpcUrl = override ?? endpoint.rpcUrl;
+    definitions.set(network, {
+      network,
+      family: 'evm',
+      chainId: endpoint.chainId,
+      rpcUrl,
+      feeModel: facts.feeModel,
+      currency: { symbol: facts.currency, decimals: 18 },
+      chainKey: `evm:${endpoint.chainId}:${rpcUrl}`,
+    });
+  }
+  return definitions;
+}

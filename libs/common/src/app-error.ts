@@ -1,0 +1,52 @@
+/** Error codes of the contract's error table, each with its HTTP status and short name. */
+export const ERROR_CODES = {
+  BAD_REQUEST: { status: 400, error: 'Bad request' },
+  UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
+  FORBIDDEN: { status: 403, error: 'Forbidden' },
+  NOT_FOUND: { status: 404, error: 'Not found' },
+  CONFLICT: { status: 409, error: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large' },
+  TOO_MANY_REQUESTS: { status: 429, error: 'Too many requests' },
+  INTERNAL: { status: 500, error: 'Internal server error' },
+  BAD_GATEWAY: { status: 502, error: 'Bad gateway' },
+  SERVICE_UNAVAILABLE: { status: 503, error: 'Service unavailable' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const INVALID_BODY_MESSAGE = 'Invalid request body.';
+
+/**
+ * A domain error: thrown anywhere below the HTTP layer, mapped to the error envelope by the API's
+ * one exception filter. Its message is meant for the client, so it must not carry internals.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  static badRequest(detail: string): AppError {
+    return new AppError('BAD_REQUEST', `${INVALID_BODY_MESSAGE} ${detail}`);
+  }
+
+  static notFound(message: string): AppError {
+    return new AppError('NOT_FOUND', message);
+  }
+
+  static conflict(message: string): AppError {
+    return new AppError('CONFLICT', message);
+  }
+
+  static unauthorized(message = 'Invalid api-key'): AppError {
+    return new AppError('UNAUTHORIZED', message);
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * @app/common: the envelope, the domain error type with its codes, ids.
+ * Imports nothing of this project.
+ */
+export * from './app-error';
+export * from './envelope';
+export * from './ids';

@@ -1,0 +1,47 @@
+import { ConfigError, loadConfig } from './load-config';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+const OTHER = Buffer.alloc(32, 2).toString('base64');
+
+describe('loadConfig', () => {
+  it('boots the local profile with no environment at all', () => {
+    const config = loadConfig({});
+    expect(config.profile).toBe('local');
+    expect(config.api.port).toBe(3000);
+    expect(config.api.bodyLimitBytes).toBe(1024 * 1024);
+    expect(config.chains.defaultEvmNetwork).toBe('base');
+    expect(config.chains.fundManagedWallets).toBe(true);
+    expect(config.operations.syncWaitMs).toBe(30_000);
+  });
+
+  it('requires a database, Redis and master keys outside the local profile', () => {
+    expect(() => loadConfig({ APP_PROFILE: 'mainnet' })).toThrow(/MASTER_KEYS is required/);
+    expect(() => loadConfig({ APP_PROFILE: 'devnet', MASTER_KEYS: `k1:${KEY}` })).toThrow(
+      /DATABASE_URL is required/,
+    );
+  });
+
+  it('names the bad variable', () => {
+    expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT must be an integer/);
+    expect(() => loadConfig({ APP_PROFILE: 'prod' })).toThrow(/APP_PROFILE must be one of/);
+    expect(() => loadConfig({ DEFAULT_EVM_NETWORK: 'solana' })).toThrow(/DEFAULT_EVM_NETWORK/);
+    expect(() => loadConfig({ RPC_URL_BASE: 'not a url' })).toThrow(/RPC_URL_BASE must be a URL/);
+    expect(() => loadConfig({ MASTER_KEYS: 'k1:short' })).toThrow(/MASTER_KEYS must be/);
+  });
+
+  it('keeps every master key for decryption and encrypts under the chosen one', () => {
+    const config = loadConfig({ MASTER_KEYS: `old:${KEY},new:${OTHER}`, MASTER_KEY_ID: 'new' });
+    expect(config.crypto.activeKey.id).toBe('new');
+    expect([...config.crypto.keys.keys()]).toEqual(['old', 'new']);
+    expect(() => loadConfig({ MASTER_KEYS: `old:${KEY}`, MASTER_KEY_ID: 'gone' })).toThrow(
+      /MASTER_KEY_ID/,
+    );
+    expect(() => loadConfig({ MASTER_KEYS: `a:${KEY},a:${OTHER}` })).toThrow(/repeats/);
+  });
+
+  it('reads RPC URL overrides per network', () => {
+    const config = loadConfig({ RPC_URL_POLYGON: 'https://polygon.example/rpc' });
+    expect(config.chains.rpcUrlOverrides).toEqual({ polygon: 'https://polygon.example/rpc' });
+  });
+});

@@ -1,0 +1,162 @@
+import type { AppConfig, MasterKey } from './app-config';
+import {
+  NETWORKS,
+  PROFILES,
+  type ConcreteNetwork,
+  type Profile,
+} from './networks';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * A development-only master key, used by the `local` profile when MASTER_KEYS is unset so that
+ * `npm run local` works out of the box. Any other profile must be given its own keys.
+ */
+const LOCAL_DEV_MASTER_KEY = 'local-dev:' + Buffer.alloc(32, 7).toString('base64');
+
+const LOCAL_DEFAULTS = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/asset_issuance',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  MASTER_KEYS: LOCAL_DEV_MASTER_KEY,
+} as const;
+
+/** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: Env): AppConfig {
+  const profile = oneOf('APP_PROFILE', env.APP_PROFILE ?? 'local', PROFILES);
+  const fallback = (name: keyof typeof LOCAL_DEFAULTS): string | undefined =>
+    env[name] ?? (profile === 'local' ? LOCAL_DEFAULTS[name] : undefined);
+
+  const keys = parseMasterKeys(required('MASTER_KEYS', fallback('MASTER_KEYS')));
+  const activeKeyId = env.MASTER_KEY_ID ?? [...keys.keys()][0];
+  const activeKey = keys.get(activeKeyId);
+  if (!activeKey) throw new ConfigError('MASTER_KEY_ID', `names no key of MASTER_KEYS`);
+
+  const defaultEvm = oneOf('DEFAULT_EVM_NETWORK', env.DEFAULT_EVM_NETWORK ?? 'base', NETWORKS);
+  if (defaultEvm === 'evm' || defaultEvm === 'solana') {
+    throw new ConfigError('DEFAULT_EVM_NETWORK', 'must name a concrete EVM network');
+  }
+
+  return {
+    profile,
+    api: {
+      host: env.API_HOST ?? '127.0.0.1',
+      port: integer('API_PORT', env.API_PORT, 3000, 0, 65535),
+      bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024, 1024),
+      cookieSecure: boolean('COOKIE_SECURE', env.COOKIE_SECURE, profile !== 'local'),
+      sessionTtlHours: integer('SESSION_TTL_HOURS', env.SESSION_TTL_HOURS, 24 * 7, 1),
+      authKey: env.AUTH_KEY || undefined,
+    },
+    databaseUrl: url('DATABASE_URL', required('DATABASE_URL', fallback('DATABASE_URL'))),
+    redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),
+    crypto: { activeKey, keys },
+    chains: {
+      defaultEvmNetwork: defaultEvm,
+      rpcUrlOverrides: rpcOverrides(env),
+      localEvmRpcUrl: url('LOCAL_EVM_RPC_URL', env.LOCAL_EVM_RPC_URL ?? 'http://127.0.0.1:8545'),
+      localSolanaRpcUrl: url(
+        'LOCAL_SOLANA_RPC_URL',
+        env.LOCAL_SOLANA_RPC_URL ?? 'http://127.0.0.1:8899',
+      ),
+      localSolanaWsUrl: url(
+        'LOCAL_SOLANA_WS_URL',
+        env.LOCAL_SOLANA_WS_URL ?? 'ws://127.0.0.1:8900',
+      ),
+      fundManagedWallets: boolean(
+        'FUND_MANAGED_WALLETS',
+        env.FUND_MANAGED_WALLETS,
+        profile === 'local',
+      ),
+      rpcTimeoutMs: integer('RPC_TIMEOUT_MS', env.RPC_TIMEOUT_MS, 10_000, 100),
+    },
+    operations: {
+      syncWaitMs: integer('SYNC_WAIT_MS', env.SYNC_WAIT_MS, 30_000, 0),
+    },
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
+      'debug',
+      'info',
+      'warn',
+      'error',
+    ] as const),
+  };
+}
+
+function required(name: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new ConfigError(name, 'is required');
+  return value;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+function integer(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `must be an integer between ${min} and ${max} (got "${value}")`);
+  }
+  return parsed;
+}
+
+function boolean(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no'].includes(value)) return false;
+  throw new ConfigError(name, `must be true or false (got "${value}")`);
+}
+
+function url(name: string, value: string): string {
+  try {
+    new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be a URL (got "${value}")`);
+  }
+  return value;
+}
+
+function parseMasterKeys(value: string): Map<string, MasterKey> {
+  const keys = new Map<string, MasterKey>();
+  for (const entry of value.split(',')) {
+    const separator = entry.indexOf(':');
+    const id = entry.slice(0, separator).trim();
+    const key = Buffer.from(entry.slice(separator + 1).trim(), 'base64');
+    if (separator < 1 || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length !== 32) {
+      throw new ConfigError(
+        'MASTER_KEYS',
+        'must be a comma-separated list of <id>:<base64 of 32 bytes>',
+      );
+    }
+    if (keys.has(id)) throw new ConfigError('MASTER_KEYS', `repeats the key id "${id}"`);
+    keys.set(id, { id, key });
+  }
+  return keys;
+}
+
+function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string>> {
+  const overrides: Partial<Record<ConcreteNetwork, string>> = {};
+  for (const network of NETWORKS) {
+    if (network === 'evm') continue;
+    const name = `RPC_URL_${network.toUpperCase()}`;
+    const value = env[name];
+    if (value) overrides[network] = url(name, value);
+  }
+  return overrides;
+}
+
+export type { Profile };

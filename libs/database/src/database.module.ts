@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { dataSourceOptions } from './data-source';
+import { AccountRepository } from './repositories/account.repository';
+import { ApiKeyRepository } from './repositories/api-key.repository';
+import { CreatedWalletRepository } from './repositories/created-wallet.repository';
+import { ManagedWalletRepository } from './repositories/managed-wallet.repository';
+import { SessionRepository } from './repositories/session.repository';
+
+const REPOSITORIES = [
+  AccountRepository,
+  SessionRepository,
+  ApiKeyRepository,
+  ManagedWalletRepository,
+  CreatedWalletRepository,
+];
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl),
+    }),
+  ],
+  providers: REPOSITORIES,
+  exports: REPOSITORIES,
+})
+export class DatabaseModule {}

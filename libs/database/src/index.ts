@@ -1,0 +1,13 @@
+/**
+ * @app/database: the Postgres schema (entities, migrations) and the repositories that hold every
+ * query. Imports only @app/config; never an app, the queue or the chains.
+ */
+export * from './data-source';
+export * from './database.module';
+export * from './entities';
+export * from './migrate';
+export * from './repositories/account.repository';
+export * from './repositories/api-key.repository';
+export * from './repositories/created-wallet.repository';
+export * from './repositories/managed-wallet.repository';
+export * from './repositories/session.repository';

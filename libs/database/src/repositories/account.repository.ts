@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccountEntity } from '../entities';
+
+@Injectable()
+export class AccountRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findById(id: string): Promise<AccountEntity | null> {
+    return this.dataSource.getRepository(AccountEntity).findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<AccountEntity | null> {
+    return this.dataSource.getRepository(AccountEntity).findOneBy({ email });
+  }
+
+  /** Inserts the account; returns false when the email is already taken. */
+  async insert(manager: EntityManager, account: AccountEntity): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(AccountEntity)
+      .values(account)
+      .orIgnore()
+      .execute();
+    return (result.raw as unknown[]).length > 0;
+  }
+}

@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, type ChainFamily } from '@app/config';
+import { AppError, newId } from '@app/common';
+import {
+  AccountRepository,
+  ManagedWalletRepository,
+  SessionRepository,
+  type AccountEntity,
+} from '@app/database';
+import { hashPassword, verifyPassword } from '../security/password-hasher';
+import { newSessionToken, tokenHash } from '../security/tokens';
+import { ManagedWallets } from './managed-wallets';
+
+export interface AccountView {
+  id: string;
+  email: string;
+  wallets: { network: ChainFamily; public_key: string }[];
+  created_at: string;
+}
+
+export interface Session {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Verifying against this keeps a login for an unknown email as slow as a wrong password. */
+const DECOY_HASH = hashPassword('decoy password that matches nothing');
+
+@Injectable()
+export class AccountService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly accounts: AccountRepository,
+    private readonly sessions: SessionRepository,
+    private readonly wallets: ManagedWalletRepository,
+    private readonly managedWallets: ManagedWallets,
+  ) {}
+
+  /** Creates the account and its two managed wallets in one transaction, then a session. */
+  async register(
+    email: string,
+    password: string,
+  ): Promise<{ account: AccountView; session: Session }> {
+    const account: AccountEntity = {
+      id: newId(),
+      email: normalizeEmail(email),
+      passwordHash: await hashPassword(password),
+      createdAt: new Date(),
+    };
+    const wallets = this.managedWallets.generate(account.id);
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.accounts.insert(manager, account))) {
+        throw AppError.conflict('An account with this email already exists.');
+      }
+      await this.wallets.insertMany(manager, wallets);
+    });
+    await this.managedWallets.fund(wallets);
+    return { account: await this.view(account.id), session: await this.openSession(account.id) };
+  }
+
+  async login(
+    email: string,
+    password: string,
+  ): Promise<{ account: AccountView; session: Session }> {
+    const account = await this.accounts.findByEmail(normalizeEmail(email));
+    const valid = await verifyPassword(password, account?.passwordHash ?? (await DECOY_HASH));
+    if (!account || !valid) {
+      throw new AppError('UNAUTHORIZED', 'Invalid email or password.');
+    }
+    return { account: await this.view(account.id), session: await this.openSession(account.id) };
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.sessions.deleteByTokenHash(tokenHash(token));
+  }
+
+  /** The account a session token belongs to, or null when unknown or expired. */
+  async accountIdForSession(token: string): Promise<string | null> {
+    const session = await this.sessions.findLive(tokenHash(token), new Date());
+    return session?.accountId ?? null;
+  }
+
+  async view(accountId: string): Promise<AccountView> {
+    const [account, wallets] = await Promise.all([
+      this.accounts.findById(accountId),
+      this.wallets.listForAccount(accountId),
+    ]);
+    if (!account) throw AppError.notFound('Account not found.');
+    return {
+      id: account.id,
+      email: account.email,
+      wallets: wallets.map((wallet) => ({ network: wallet.family, public_key: wallet.address })),
+      created_at: account.createdAt.toISOString(),
+    };
+  }
+
+  private async openSession(accountId: string): Promise<Session> {
+    const token = newSessionToken();
+    const expiresAt = new Date(Date.now() + this.config.api.sessionTtlHours * 3600_000);
+    await this.sessions.insert({
+      id: newId(),
+      accountId,
+      tokenHash: tokenHash(token),
+      expiresAt,
+      createdAt: new Date(),
+    });
+    return { token, expiresAt };
+  }
+}
+
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,26 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+
+/** Injection token of the shared ioredis client (created when the module starts, not on import). */
+export const REDIS = Symbol('REDIS');
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 3, enableOfflineQueue: true }),
+    },
+  ],
+  exports: [REDIS],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

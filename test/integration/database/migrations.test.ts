@@ -1,0 +1,45 @@
+import { Client } from 'pg';
+import { migrate } from '@app/database';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+describe('migrations', () => {
+  let services: TestServices;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+  });
+
+  afterAll(async () => {
+    await services.stop();
+  });
+
+  it('create the schema once and are a no-op the second time', async () => {
+    expect(await migrate(services.databaseUrl)).toEqual([]);
+    const client = new Client({ connectionString: services.databaseUrl });
+    await client.connect();
+    try {
+      const tables = await client.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+      );
+      expect(tables.rows.map((row) => row.tablename)).toEqual(
+        expect.arrayContaining([
+          'accounts',
+          'api_keys',
+          'created_wallets',
+          'managed_wallets',
+          'sessions',
+        ]),
+      );
+      const secretColumns = await client.query(
+        `SELECT table_name, column_name FROM information_schema.columns
+         WHERE table_schema = 'public' AND column_name ILIKE '%secret%'`,
+      );
+      expect(secretColumns.rows).toEqual([
+        { table_name: 'managed_wallets', column_name: 'secret_ciphertext' },
+        { table_name: 'managed_wallets', column_name: 'secret_key_id' },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+});

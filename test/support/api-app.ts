@@ -1,0 +1,21 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig, type AppConfig } from '@app/config';
+import { createApiApp } from '../../apps/api/src/create-api-app';
+import { HttpClient } from './http-client';
+import type { TestServices } from './test-services';
+
+/** The API in this process on a free port, for tests that need to reach inside it. */
+export async function startApiInProcess(
+  services: TestServices,
+  env: Record<string, string> = {},
+): Promise<{ app: NestFastifyApplication; http: HttpClient; config: AppConfig }> {
+  const config = loadConfig({
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    FUND_MANAGED_WALLETS: 'false',
+    ...env,
+  });
+  const app = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  return { app, http: new HttpClient(await app.getUrl()), config };
+}

@@ -1,0 +1,85 @@
+/** A small fetch wrapper for tests that talk to the service over real HTTP. */
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class HttpClient {
+  private cookie?: string;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly defaultHeaders: Record<string, string> = {},
+  ) {}
+
+  /** A client with the same base URL and extra default headers (e.g. an api-key). */
+  with(headers: Record<string, string>): HttpClient {
+    return new HttpClient(this.baseUrl, { ...this.defaultHeaders, ...headers });
+  }
+
+  get<T = any>(path: string, headers: Record<string, string> = {}): Promise<HttpResponse<T>> {
+    return this.request('GET', path, undefined, headers);
+  }
+
+  post<T = any>(
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResponse<T>> {
+    return this.request('POST', path, body, headers);
+  }
+
+  delete<T = any>(path: string, headers: Record<string, string> = {}): Promise<HttpResponse<T>> {
+    return this.request('DELETE', path, undefined, headers);
+  }
+
+  /** Sends a raw body as is (for malformed JSON and size-limit tests). */
+  async raw(
+    method: string,
+    path: string,
+    body: string,
+    contentType: string,
+  ): Promise<HttpResponse> {
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      body,
+      headers: { ...this.defaultHeaders, 'content-type': contentType },
+    });
+    return { status: response.status, headers: response.headers, body: await parse(response) };
+  }
+
+  async request<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<HttpResponse<T>> {
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: {
+        ...this.defaultHeaders,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await parse(response)) as T,
+    };
+  }
+}
+
+async function parse(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface ServiceProcess {
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within the grace period. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  readonly process: ChildProcess;
+}
+
+/** Starts `apps/<app>/src/main.ts` as its own process, the way `npm run local` does. */
+export async function startServiceProcess(
+  app: 'api' | 'worker',
+  env: Record<string, string>,
+  readyLine: RegExp,
+  timeoutMs = 60_000,
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${app} not ready after ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const check = (): void => {
+      if (readyLine.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${app} exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    process: child,
+    output: () => output,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

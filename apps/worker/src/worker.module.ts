@@ -3,13 +3,15 @@ import { ConfigModule, type AppConfig } from '@app/config';
 import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { DomainModule } from '@app/domain';
-import { RedisModule } from '@app/queue';
+import { QueueModule } from '@app/queue';
+import { OperationsProcessor } from './processors/operations.processor';
+import { ReconcilerLoop } from './processors/reconciler.loop';
 import { WorkerReadiness } from './worker-readiness';
 
 /** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
 @Module({
-  imports: [DatabaseModule, RedisModule, ChainsModule, DomainModule],
-  providers: [WorkerReadiness],
+  imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
+  providers: [WorkerReadiness, OperationsProcessor, ReconcilerLoop],
 })
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {

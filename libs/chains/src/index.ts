@@ -12,3 +12,7 @@ export * from './networks/network-registry';
 export * from './networks/network-table';
 export * from './rpc-error';
 export * from './solana/solana.adapter';
+export * from './evm/contracts/artifacts';
+export * from './evm/evm-planner';
+export * from './evm/evm-revert';
+export * from './evm/evm-reads';

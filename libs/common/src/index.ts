@@ -3,5 +3,6 @@
  * Imports nothing of this project.
  */
 export * from './app-error';
+export * from './asset-intent';
 export * from './envelope';
 export * from './ids';

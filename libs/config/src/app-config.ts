@@ -39,6 +39,33 @@ export interface AppConfig {
   };
   operations: {
     syncWaitMs: number;
+    /** Idempotency-Key retention. */
+    idempotencyTtlHours: number;
+    /** Where hosted metadata is reachable: metadata_uri = <publicBaseUrl>/metadata/<id>. */
+    publicBaseUrl: string;
+  };
+  queue: {
+    /** BullMQ key prefix (lets several deployments or test runs share one Redis). */
+    prefix: string;
+  };
+  worker: {
+    /** The networks whose queues this worker takes (default: all). */
+    networks: ConcreteNetwork[] | 'all';
+    /** Jobs in flight per queue: confirmations overlap, sends stay ordered per wallet. */
+    concurrency: number;
+    /** How often the reconciler looks for operations that lost their job. */
+    reconcileIntervalMs: number;
+    /** How long an unsettled operation may sit untouched before the reconciler re-enqueues it. */
+    reconcileAfterMs: number;
+    /** EVM: how long to wait for a receipt before re-broadcasting the same bytes. */
+    rebroadcastAfterMs: number;
+    /** Test-only (local profile): kill the worker at a named point of the pipeline. */
+    faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
+  };
+  /** Requests per API key and window, counted in Redis so that every API instance shares them. */
+  rateLimit: {
+    requests: number;
+    windowSeconds: number;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }

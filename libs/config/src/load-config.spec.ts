@@ -44,4 +44,14 @@ describe('loadConfig', () => {
     const config = loadConfig({ RPC_URL_POLYGON: 'https://polygon.example/rpc' });
     expect(config.chains.rpcUrlOverrides).toEqual({ polygon: 'https://polygon.example/rpc' });
   });
+
+  it('reads the per-key rate limit, 600 requests a minute by default', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
+    const config = loadConfig({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '10' });
+    expect(config.rateLimit).toEqual({ requests: 5, windowSeconds: 10 });
+    expect(() => loadConfig({ RATE_LIMIT_REQUESTS: '0' })).toThrow(/RATE_LIMIT_REQUESTS/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW_SECONDS: 'a minute' })).toThrow(
+      /RATE_LIMIT_WINDOW_SECONDS must be an integer/,
+    );
+  });
 });

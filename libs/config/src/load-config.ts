@@ -1,10 +1,5 @@
 import type { AppConfig, MasterKey } from './app-config';
-import {
-  NETWORKS,
-  PROFILES,
-  type ConcreteNetwork,
-  type Profile,
-} from './networks';
+import { NETWORKS, PROFILES, type ConcreteNetwork, type Profile } from './networks';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -77,6 +72,30 @@ export function loadConfig(env: Env): AppConfig {
     },
     operations: {
       syncWaitMs: integer('SYNC_WAIT_MS', env.SYNC_WAIT_MS, 30_000, 0),
+      idempotencyTtlHours: integer('IDEMPOTENCY_TTL_HOURS', env.IDEMPOTENCY_TTL_HOURS, 24, 1),
+      publicBaseUrl: url(
+        'PUBLIC_BASE_URL',
+        env.PUBLIC_BASE_URL ?? `http://${env.API_HOST ?? '127.0.0.1'}:${env.API_PORT ?? 3000}`,
+      ).replace(/\/+$/, ''),
+    },
+    queue: { prefix: env.QUEUE_PREFIX || 'ais' },
+    worker: {
+      networks: workerNetworks(env.WORKER_NETWORKS),
+      concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 64, 1, 1000),
+      reconcileIntervalMs: integer('RECONCILE_INTERVAL_MS', env.RECONCILE_INTERVAL_MS, 5_000, 100),
+      reconcileAfterMs: integer('RECONCILE_AFTER_MS', env.RECONCILE_AFTER_MS, 30_000, 100),
+      rebroadcastAfterMs: integer('REBROADCAST_AFTER_MS', env.REBROADCAST_AFTER_MS, 15_000, 100),
+      faultInjection: faultInjection(profile, env.FAULT_INJECTION),
+    },
+    rateLimit: {
+      requests: integer('RATE_LIMIT_REQUESTS', env.RATE_LIMIT_REQUESTS, 600, 1),
+      windowSeconds: integer(
+        'RATE_LIMIT_WINDOW_SECONDS',
+        env.RATE_LIMIT_WINDOW_SECONDS,
+        60,
+        1,
+        86_400,
+      ),
     },
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
       'debug',
@@ -146,6 +165,25 @@ function parseMasterKeys(value: string): Map<string, MasterKey> {
     keys.set(id, { id, key });
   }
   return keys;
+}
+
+function workerNetworks(value: string | undefined): ConcreteNetwork[] | 'all' {
+  if (!value || value === 'all') return 'all';
+  return value.split(',').map((name) => {
+    const network = oneOf('WORKER_NETWORKS', name.trim(), NETWORKS);
+    if (network === 'evm') throw new ConfigError('WORKER_NETWORKS', 'must name concrete networks');
+    return network;
+  });
+}
+
+function faultInjection(
+  profile: Profile,
+  value: string | undefined,
+): AppConfig['worker']['faultInjection'] {
+  if (!value) return undefined;
+  if (profile !== 'local')
+    throw new ConfigError('FAULT_INJECTION', 'is for the local profile only');
+  return oneOf('FAULT_INJECTION', value, ['crash-after-sign', 'crash-after-broadcast'] as const);
 }
 
 function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string>> {

@@ -3,6 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source';
 import { AccountRepository } from './repositories/account.repository';
+import { AssetRepository } from './repositories/asset.repository';
+import { IdempotencyRepository } from './repositories/idempotency.repository';
+import { NonceLedgerRepository } from './repositories/nonce-ledger.repository';
+import { OperationRepository } from './repositories/operation.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { CreatedWalletRepository } from './repositories/created-wallet.repository';
 import { ManagedWalletRepository } from './repositories/managed-wallet.repository';
@@ -14,6 +18,10 @@ const REPOSITORIES = [
   ApiKeyRepository,
   ManagedWalletRepository,
   CreatedWalletRepository,
+  OperationRepository,
+  IdempotencyRepository,
+  NonceLedgerRepository,
+  AssetRepository,
 ];
 
 @Global()

@@ -2,12 +2,45 @@ import { Module } from '@nestjs/common';
 import { AccountService } from './accounts/account.service';
 import { ApiKeyService } from './accounts/api-key.service';
 import { ManagedWallets } from './accounts/managed-wallets';
+import { AssetLocator } from './assets/asset-locator';
+import { MetadataHost } from './assets/metadata';
+import { NftService } from './assets/nft.service';
+import { TokenService } from './assets/token.service';
+import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
+import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
+import { FaultInjection } from './operations/fault-injection';
+import { ManagedSigner } from './operations/managed-signer';
+import { OperationReader } from './operations/operation-reader';
+import { OperationRunner } from './operations/operation-runner';
+import { OperationSettler } from './operations/operation-settler';
+import { OperationSubmitter } from './operations/operation-submitter';
+import { Reconciler } from './operations/reconciler';
+import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
 
-const SERVICES = [AccountService, ApiKeyService, ManagedWallets, WalletService];
+const SERVICES = [
+  AccountService,
+  ApiKeyService,
+  ManagedWallets,
+  WalletService,
+  AssetLocator,
+  MetadataHost,
+  TokenService,
+  NftService,
+  OperationSubmitter,
+  OperationReader,
+  SettlementWaiter,
+  OperationRunner,
+  OperationSettler,
+  EvmOperationExecutor,
+  EvmSendPipeline,
+  ManagedSigner,
+  FaultInjection,
+  Reconciler,
+];
 
-/** The use cases. Needs ConfigModule, DatabaseModule and ChainsModule loaded by the app. */
+/** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */
 @Module({
   providers: [secretBoxProvider, ...SERVICES],
   exports: [secretBoxProvider, ...SERVICES],

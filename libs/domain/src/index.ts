@@ -1,11 +1,23 @@
 /**
- * @app/domain: the use cases (accounts, API keys, wallets; assets later). No HTTP and no BullMQ
- * imports: the api and the worker call in here; this lib never imports an app.
+ * @app/domain: the use cases (accounts, API keys, wallets, tokens, NFTs, operations). No HTTP and
+ * no BullMQ imports: the api and the worker call in here; this lib never imports an app.
  */
 export * from './accounts/account.service';
 export * from './accounts/api-key.service';
 export * from './accounts/managed-wallets';
+export * from './assets/amounts';
+export * from './assets/asset-inputs';
+export * from './assets/metadata';
+export * from './assets/nft.service';
+export * from './assets/token.service';
 export * from './domain.module';
+export * from './operations/operation-reader';
+export * from './operations/operation-runner';
+export * from './operations/operation-submitter';
+export * from './operations/operation-view';
+export * from './operations/reconciler';
+export * from './operations/retry-later';
+export * from './operations/settlement-waiter';
 export * from './security/password-hasher';
 export * from './security/secret-box';
 export * from './security/tokens';

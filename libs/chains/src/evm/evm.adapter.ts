@@ -1,17 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JsonRpcProvider, Network as EthersNetwork, Wallet, getAddress, parseEther } from 'ethers';
+import {
+  JsonRpcProvider,
+  Network as EthersNetwork,
+  Transaction,
+  Wallet,
+  getAddress,
+  hexlify,
+  parseEther,
+  type TransactionReceipt,
+} from 'ethers';
+import { AppError, type AssetIntent } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { EvmNetworkDefinition, NetworkDefinition } from '../networks/network-definition';
 import { withTimeout } from '../rpc-error';
+import { revertToAppError } from './evm-revert';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DEV_FUNDING = parseEther('100');
+const FEE_CACHE_MS = 2_000;
+
+export type FeeFields =
+  { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+/** What the node said to a signed transaction. */
+export type BroadcastResult =
+  | { kind: 'accepted' }
+  /** The wallet's nonce is past this transaction's: it, or another with its nonce, landed. */
+  | { kind: 'nonce-used' }
+  /** Refused for good (e.g. no funds for gas): it will never land as it is. */
+  | { kind: 'rejected'; message: string };
+
+export interface UnsignedEvmTransaction {
+  to: string | null;
+  data: string;
+  gasLimit: bigint;
+  nonce: bigint;
+}
 
 @Injectable()
 export class EvmAdapter implements ChainAdapter {
   readonly family = 'evm' as const;
   private readonly providers = new Map<string, JsonRpcProvider>();
+  private readonly feeCache = new Map<string, { at: number; fees: FeeFields }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -51,6 +82,94 @@ export class EvmAdapter implements ChainAdapter {
     await this.call(definition, this.provider(definition).send('eth_chainId', []));
   }
 
+  async pendingNonce(network: EvmNetworkDefinition, address: string): Promise<bigint> {
+    const count = await this.call(
+      network,
+      this.provider(network).getTransactionCount(address, 'pending'),
+    );
+    return BigInt(count);
+  }
+
+  /** Fee fields for the network's fee model, cached briefly: every send of a burst shares them. */
+  async fees(network: EvmNetworkDefinition): Promise<FeeFields> {
+    const cached = this.feeCache.get(network.chainKey);
+    if (cached && Date.now() - cached.at < FEE_CACHE_MS) return cached.fees;
+    const data = await this.call(network, this.provider(network).getFeeData());
+    const fees: FeeFields =
+      network.feeModel === 'eip1559' && data.maxFeePerGas != null
+        ? { maxFeePerGas: data.maxFeePerGas, maxPriorityFeePerGas: data.maxPriorityFeePerGas ?? 0n }
+        : { gasPrice: data.gasPrice ?? 0n };
+    this.feeCache.set(network.chainKey, { at: Date.now(), fees });
+    return fees;
+  }
+
+  async sign(
+    network: EvmNetworkDefinition,
+    secret: Uint8Array,
+    unsigned: UnsignedEvmTransaction,
+    fees: FeeFields,
+  ): Promise<{ signedTx: string; hash: string }> {
+    const wallet = new Wallet(hexlify(secret));
+    const signedTx = await wallet.signTransaction({
+      type: 'gasPrice' in fees ? 0 : 2,
+      chainId: network.chainId,
+      to: unsigned.to,
+      data: unsigned.data,
+      nonce: Number(unsigned.nonce),
+      gasLimit: unsigned.gasLimit,
+      ...fees,
+    });
+    return { signedTx, hash: Transaction.from(signedTx).hash! };
+  }
+
+  /** Sends signed bytes. Throws only when the node could not be reached (ambiguous: retry). */
+  async broadcast(network: EvmNetworkDefinition, signedTx: string): Promise<BroadcastResult> {
+    try {
+      await this.call(
+        network,
+        this.provider(network).send('eth_sendRawTransaction', [signedTx]),
+        true,
+      );
+      return { kind: 'accepted' };
+    } catch (error) {
+      const message = rpcErrorMessage(error);
+      if (message === null) throw error;
+      const text = message.toLowerCase();
+      if (text.includes('already known') || text.includes('known transaction')) {
+        return { kind: 'accepted' };
+      }
+      if (text.includes('nonce too low') || text.includes('underpriced'))
+        return { kind: 'nonce-used' };
+      return { kind: 'rejected', message };
+    }
+  }
+
+  receipt(network: EvmNetworkDefinition, hash: string): Promise<TransactionReceipt | null> {
+    return this.call(network, this.provider(network).getTransactionReceipt(hash));
+  }
+
+  /** Why a mined transaction reverted: replays it at its block and maps the custom error. */
+  async revertReason(
+    network: EvmNetworkDefinition,
+    signer: string,
+    intent: AssetIntent,
+    receipt: TransactionReceipt,
+  ): Promise<AppError> {
+    const tx = await this.call(network, this.provider(network).getTransaction(receipt.hash));
+    try {
+      await this.provider(network).call({
+        from: signer,
+        to: tx?.to ?? null,
+        data: tx?.data,
+        blockTag: receipt.blockNumber,
+      });
+    } catch (error) {
+      const mapped = revertToAppError(error);
+      if (mapped) return mapped;
+    }
+    return new AppError('BAD_GATEWAY', `The ${intent.kind} transaction reverted on chain.`);
+  }
+
   provider(network: EvmNetworkDefinition): JsonRpcProvider {
     let provider = this.providers.get(network.chainKey);
     if (!provider) {
@@ -65,8 +184,10 @@ export class EvmAdapter implements ChainAdapter {
     return provider;
   }
 
-  private call<T>(network: EvmNetworkDefinition, work: Promise<T>): Promise<T> {
-    return withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
+  private call<T>(network: EvmNetworkDefinition, work: Promise<T>, raw = false): Promise<T> {
+    return raw
+      ? withTimeout(work, this.config.chains.rpcTimeoutMs, network.network, { passThrough: true })
+      : withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
   }
 
   onModuleDestroy(): void {
@@ -74,7 +195,13 @@ export class EvmAdapter implements ChainAdapter {
   }
 }
 
-function asEvm(network: NetworkDefinition): EvmNetworkDefinition {
+/** The JSON-RPC error message when the node answered with an error; null for transport faults. */
+function rpcErrorMessage(error: unknown): string | null {
+  const payload = (error as { error?: { message?: unknown } } | null)?.error;
+  return typeof payload?.message === 'string' ? payload.message : null;
+}
+
+export function asEvm(network: NetworkDefinition): EvmNetworkDefinition {
   if (network.family !== 'evm') throw new Error(`${network.network} is not an EVM network`);
   return network;
 }

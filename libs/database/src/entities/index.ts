@@ -1,10 +1,27 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { AssetEntity } from './asset.entity';
 import { CreatedWalletEntity } from './created-wallet.entity';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { ManagedWalletEntity } from './managed-wallet.entity';
+import { MetadataDocumentEntity } from './metadata-document.entity';
+import { NftItemEntity } from './nft-item.entity';
+import { OperationEntity } from './operation.entity';
 import { SessionEntity } from './session.entity';
 
-export { AccountEntity, ApiKeyEntity, CreatedWalletEntity, ManagedWalletEntity, SessionEntity };
+export type { AssetDetails } from './asset.entity';
+export {
+  AccountEntity,
+  ApiKeyEntity,
+  AssetEntity,
+  CreatedWalletEntity,
+  IdempotencyKeyEntity,
+  ManagedWalletEntity,
+  MetadataDocumentEntity,
+  NftItemEntity,
+  OperationEntity,
+  SessionEntity,
+};
 
 export const ENTITIES = [
   AccountEntity,
@@ -12,4 +29,9 @@ export const ENTITIES = [
   ApiKeyEntity,
   ManagedWalletEntity,
   CreatedWalletEntity,
+  OperationEntity,
+  IdempotencyKeyEntity,
+  MetadataDocumentEntity,
+  AssetEntity,
+  NftItemEntity,
 ];

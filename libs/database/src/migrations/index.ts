@@ -1,4 +1,5 @@
 import { AccountsKeysWallets1763800000000 } from './1763800000000-accounts-keys-wallets.migration';
+import { OperationsAssets1763900000000 } from './1763900000000-operations-assets.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
-export const MIGRATIONS = [AccountsKeysWallets1763800000000];
+export const MIGRATIONS = [AccountsKeysWallets1763800000000, OperationsAssets1763900000000];

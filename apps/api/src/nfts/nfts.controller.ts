@@ -1,0 +1,122 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ok, type SuccessEnvelope } from '@app/common';
+import { NftService, type CollectionView, type ItemView, type OperationView } from '@app/domain';
+import { AccountId } from '../auth/auth.decorators';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { OperationResponder } from '../operations/operation-responder';
+import {
+  BurnNftDto,
+  CreateCollectionDto,
+  MintNftDto,
+  NftQueryDto,
+  TransferNftDto,
+} from './dto/nft.dto';
+
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
+
+@ApiTags('nfts')
+@ApiSecurity('api-key')
+@ApiHeader({ name: 'Idempotency-Key', required: false })
+@ApiHeader({ name: 'Prefer', required: false, description: '`respond-async`: answer 202 at once' })
+@Controller('nfts')
+export class NftsController {
+  constructor(
+    private readonly nfts: NftService,
+    private readonly responder: OperationResponder,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiEnvelope('The collection: `mint_address`, `metadata_uri`, `tx`, `created_at`', WRITE_ERRORS)
+  async create(
+    @AccountId() accountId: string,
+    @Body() body: CreateCollectionDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    if (
+      body.max_supply !== undefined &&
+      body.maxSupply !== undefined &&
+      body.max_supply !== body.maxSupply
+    ) {
+      throw AppError.badRequest('max_supply and maxSupply differ; send one of them.');
+    }
+    const input = { ...body, max_supply: body.max_supply ?? body.maxSupply };
+    const submitted = await this.nfts.createCollection(
+      accountId,
+      input,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'NFT collection created.');
+  }
+
+  @Post(':mint_address/mint')
+  @HttpCode(200)
+  @ApiEnvelope('An item of the collection (to the managed wallet unless `recipient`)', WRITE_ERRORS)
+  async mint(
+    @AccountId() accountId: string,
+    @Param('mint_address') collection: string,
+    @Body() body: MintNftDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.nfts.mint(
+      accountId,
+      collection,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'NFT minted.');
+  }
+
+  @Post(':mint_address/transfer')
+  @HttpCode(200)
+  @ApiEnvelope('The item, sent from the managed wallet to `recipient`', WRITE_ERRORS)
+  async transfer(
+    @AccountId() accountId: string,
+    @Param('mint_address') address: string,
+    @Body() body: TransferNftDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.nfts.transfer(
+      accountId,
+      address,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'NFT transferred.');
+  }
+
+  @Post(':mint_address/burn')
+  @HttpCode(200)
+  @ApiEnvelope('The item, burned by the managed wallet holding it', WRITE_ERRORS)
+  async burn(
+    @AccountId() accountId: string,
+    @Param('mint_address') address: string,
+    @Body() body: BurnNftDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const input = { network: body.network, token_id: body.tokenId };
+    const submitted = await this.nfts.burn(
+      accountId,
+      address,
+      input,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'NFT burned.');
+  }
+
+  @Get(':mint_address')
+  @ApiEnvelope('A collection, or with `token_id` one of its items', [400, 401, 404, 502])
+  async get(
+    @AccountId() accountId: string,
+    @Param('mint_address') address: string,
+    @Query() query: NftQueryDto,
+  ): Promise<SuccessEnvelope<CollectionView | ItemView>> {
+    return ok(await this.nfts.get(accountId, address, query.token_id, query.network), 'NFT.');
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, ok, type SuccessEnvelope } from '@app/common';
+import type { OperationEntity } from '@app/database';
+import {
+  SettlementWaiter,
+  operationView,
+  type IdempotencyRequest,
+  type OperationView,
+} from '@app/domain';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The contract's "Sync and async": a write waits for its operation to settle (up to
+ * SYNC_WAIT_MS) and answers 200 with the result or the error envelope of its failure; unless
+ * it is still going, or the client asked `Prefer: respond-async`, then 202 with the operation.
+ */
+@Injectable()
+export class OperationResponder {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly waiter: SettlementWaiter,
+  ) {}
+
+  /** The Idempotency-Key of the request, bound to its method, path and body. */
+  idempotency(request: FastifyRequest, body: unknown): IdempotencyRequest | undefined {
+    const header = request.headers['idempotency-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined) return undefined;
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      throw AppError.badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters.');
+    }
+    return { key, fingerprint: { method: request.method, path: request.url.split('?')[0], body } };
+  }
+
+  async respond(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    submitted: { operation: OperationEntity; replayed: boolean },
+    done: string,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    if (submitted.replayed) void reply.header('idempotent-replayed', 'true');
+    const preferAsync = /\brespond-async\b/i.test(String(request.headers.prefer ?? ''));
+    const operation = preferAsync
+      ? submitted.operation
+      : await this.waiter.wait(submitted.operation.id, this.config.operations.syncWaitMs);
+    if (operation.status === 'failed') {
+      throw new AppError(
+        operation.errorCode ?? 'INTERNAL',
+        operation.errorMessage ?? 'The operation failed.',
+      );
+    }
+    if (operation.status === 'confirmed') return ok(operationView(operation), done);
+    void reply.status(202);
+    if (preferAsync) void reply.header('preference-applied', 'respond-async');
+    return ok(
+      operationView(operation),
+      `Accepted: the operation is ${operation.status}. Follow it at GET /operations/${operation.id}.`,
+    );
+  }
+}

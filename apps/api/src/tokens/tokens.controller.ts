@@ -1,0 +1,116 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ok, type SuccessEnvelope } from '@app/common';
+import { TokenService, type OperationView, type TokenView } from '@app/domain';
+import { AccountId } from '../auth/auth.decorators';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { OperationResponder } from '../operations/operation-responder';
+import {
+  AssetQueryDto,
+  BurnTokenDto,
+  CreateTokenDto,
+  MintTokenDto,
+  TransferTokenDto,
+} from './dto/token.dto';
+
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
+
+@ApiTags('tokens')
+@ApiSecurity('api-key')
+@ApiHeader({ name: 'Idempotency-Key', required: false })
+@ApiHeader({ name: 'Prefer', required: false, description: '`respond-async`: answer 202 at once' })
+@Controller('tokens')
+export class TokensController {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly responder: OperationResponder,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiEnvelope(
+    'The token, created by the managed wallet, which holds the initial supply',
+    WRITE_ERRORS,
+  )
+  async create(
+    @AccountId() accountId: string,
+    @Body() body: CreateTokenDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.tokens.create(
+      accountId,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'Token created.');
+  }
+
+  @Post(':mint_address/mint')
+  @HttpCode(200)
+  @ApiEnvelope('Supply added (to the managed wallet unless `recipient`)', WRITE_ERRORS)
+  async mint(
+    @AccountId() accountId: string,
+    @Param('mint_address') mint: string,
+    @Body() body: MintTokenDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.tokens.mint(
+      accountId,
+      mint,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'Tokens minted.');
+  }
+
+  @Post(':mint_address/burn')
+  @HttpCode(200)
+  @ApiEnvelope('Burned from the managed wallet', WRITE_ERRORS)
+  async burn(
+    @AccountId() accountId: string,
+    @Param('mint_address') mint: string,
+    @Body() body: BurnTokenDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.tokens.burn(
+      accountId,
+      mint,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'Tokens burned.');
+  }
+
+  @Post(':mint_address/transfer')
+  @HttpCode(200)
+  @ApiEnvelope('Sent from the managed wallet to `recipient`', WRITE_ERRORS)
+  async transfer(
+    @AccountId() accountId: string,
+    @Param('mint_address') mint: string,
+    @Body() body: TransferTokenDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessEnvelope<OperationView>> {
+    const submitted = await this.tokens.transfer(
+      accountId,
+      mint,
+      body,
+      this.responder.idempotency(request, body),
+    );
+    return this.responder.respond(request, reply, submitted, 'Tokens transferred.');
+  }
+
+  @Get(':mint_address')
+  @ApiEnvelope('The token, with its live supply', [400, 401, 404, 502])
+  async get(
+    @AccountId() accountId: string,
+    @Param('mint_address') mint: string,
+    @Query() query: AssetQueryDto,
+  ): Promise<SuccessEnvelope<TokenView>> {
+    return ok(await this.tokens.get(accountId, mint, query.network), 'Token.');
+  }
+}

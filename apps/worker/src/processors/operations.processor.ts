@@ -1,0 +1,70 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import Redis from 'ioredis';
+import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
+import { OperationRunner, RetryLater } from '@app/domain';
+import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from '@app/queue';
+
+/** Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS). */
+@Injectable()
+export class OperationsProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OperationsProcessor');
+  private readonly workers: Worker<OperationJobData>[] = [];
+  private readonly handlers: Record<string, (job: Job<OperationJobData>) => Promise<void>> = {
+    [EXECUTE_OPERATION]: (job) => this.runner.run(job.data.operationId),
+  };
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runner: OperationRunner,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const network of this.networks()) {
+      const worker = new Worker<OperationJobData>(
+        operationQueueName(network),
+        (job) => this.handle(job),
+        {
+          connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
+          prefix: this.config.queue.prefix,
+          concurrency: this.config.worker.concurrency,
+          // A job whose worker died is picked up again after this long.
+          lockDuration: 30_000,
+          stalledInterval: 5_000,
+          maxStalledCount: 1_000,
+        },
+      );
+      worker.on('error', (error) => this.logger.error(`Queue ${network}: ${error.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`Taking operations of: ${this.networks().join(', ')}`);
+  }
+
+  private async handle(job: Job<OperationJobData>): Promise<void> {
+    const handler = this.handlers[job.name];
+    if (!handler) throw new Error(`No handler for job ${job.name}`);
+    try {
+      await handler(job);
+    } catch (error) {
+      const level = error instanceof RetryLater ? 'debug' : 'warn';
+      this.logger[level](`Operation ${job.data.operationId} will be retried: ${String(error)}`);
+      throw error;
+    }
+  }
+
+  private networks(): ConcreteNetwork[] {
+    const chosen = this.config.worker.networks;
+    return chosen === 'all' ? NETWORKS.filter((n): n is ConcreteNetwork => n !== 'evm') : chosen;
+  }
+
+  /** Stops taking jobs and lets the running ones finish (BullMQ's graceful close). */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+  }
+}

@@ -1,0 +1,37 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { Reconciler } from '@app/domain';
+
+/** Runs the reconciler on an interval. Every worker runs it; re-enqueueing is idempotent. */
+@Injectable()
+export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Reconciler');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reconciler: Reconciler,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.reconciler
+        .reconcile()
+        .catch((error: unknown) => this.logger.warn(`Reconcile failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, this.config.worker.reconcileIntervalMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

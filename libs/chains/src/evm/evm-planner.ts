@@ -1,0 +1,143 @@
+import {
+  Interface,
+  ZeroAddress,
+  concat,
+  type JsonRpcProvider,
+  type TransactionReceipt,
+} from 'ethers';
+import type { AssetIntent, AssetOutcome } from '@app/common';
+import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
+import { revertToAppError } from './evm-revert';
+
+const token = new Interface(assetTokenArtifact.abi);
+const collection = new Interface(assetCollectionArtifact.abi);
+
+/** A contract call (or a deployment, without `to`) ready to be priced, signed and sent. */
+export interface EvmCall {
+  to: string | null;
+  data: string;
+  gasLimit: bigint;
+}
+
+const GAS_HEADROOM_PERCENT = 120n;
+
+/**
+ * Turns an intent into a call of our contracts. Gas estimation runs the call against the chain,
+ * so a revert (not the owner, balance too low, max supply, burned token) is known, and mapped to
+ * the client's error, before anything is signed or sent.
+ */
+export async function planEvmCall(
+  provider: JsonRpcProvider,
+  signer: string,
+  intent: AssetIntent,
+): Promise<EvmCall> {
+  const { to, data } = encode(signer, intent);
+  try {
+    const estimate = await provider.estimateGas({ from: signer, to, data });
+    return { to, data, gasLimit: (estimate * GAS_HEADROOM_PERCENT) / 100n };
+  } catch (error) {
+    const mapped = revertToAppError(error);
+    if (mapped) throw mapped;
+    throw error;
+  }
+}
+
+function encode(signer: string, intent: AssetIntent): { to: string | null; data: string } {
+  switch (intent.kind) {
+    case 'token.create':
+      return {
+        to: null,
+        data: concat([
+          assetTokenArtifact.bytecode,
+          token.encodeDeploy([
+            intent.name,
+            intent.symbol,
+            intent.decimals,
+            BigInt(intent.initialSupply),
+            signer,
+          ]),
+        ]),
+      };
+    case 'token.mint':
+      return {
+        to: intent.asset,
+        data: token.encodeFunctionData('mint', [intent.recipient, BigInt(intent.amount)]),
+      };
+    case 'token.burn':
+      return { to: intent.asset, data: token.encodeFunctionData('burn', [BigInt(intent.amount)]) };
+    case 'token.transfer':
+      return {
+        to: intent.asset,
+        data: token.encodeFunctionData('transfer', [intent.recipient, BigInt(intent.amount)]),
+      };
+    case 'nft.create':
+      return {
+        to: null,
+        data: concat([
+          assetCollectionArtifact.bytecode,
+          collection.encodeDeploy([
+            intent.name,
+            intent.symbol,
+            intent.metadataUri,
+            BigInt(intent.maxSupply),
+            intent.sellerFeeBps > 0 ? signer : ZeroAddress,
+            intent.sellerFeeBps,
+            signer,
+          ]),
+        ]),
+      };
+    case 'nft.mint':
+      return {
+        to: intent.collection,
+        data: collection.encodeFunctionData('mint', [intent.recipient, intent.metadataUri]),
+      };
+    case 'nft.transfer':
+      return {
+        to: intent.collection,
+        data: collection.encodeFunctionData('transferFrom', [
+          signer,
+          intent.recipient,
+          BigInt(intent.tokenId),
+        ]),
+      };
+    case 'nft.burn':
+      return {
+        to: intent.collection,
+        data: collection.encodeFunctionData('burn', [BigInt(intent.tokenId)]),
+      };
+  }
+}
+
+/** What a successful receipt tells that the request could not: new addresses and token ids. */
+export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): AssetOutcome {
+  switch (intent.kind) {
+    case 'token.create':
+    case 'nft.create':
+      if (!receipt.contractAddress)
+        throw new Error('Deployment receipt without a contract address');
+      return { mintAddress: receipt.contractAddress };
+    case 'nft.mint': {
+      for (const log of receipt.logs) {
+        const parsed = safeParse(log);
+        if (parsed?.name === 'Transfer' && parsed.args[0] === ZeroAddress) {
+          return { mintAddress: intent.collection, tokenId: String(parsed.args[2]) };
+        }
+      }
+      throw new Error('Mint receipt without a Transfer event');
+    }
+    case 'token.mint':
+    case 'token.burn':
+    case 'token.transfer':
+    case 'nft.transfer':
+    case 'nft.burn':
+      return {};
+  }
+}
+
+function safeParse(log: { topics: readonly string[]; data: string }) {
+  try {
+    return collection.parseLog(log);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What an operation asks of a chain, in chain-neutral terms: the vocabulary shared by the use
+ * cases that create operations and the adapters that carry them out. Amounts are base units as
+ * decimal strings (JSON-safe); addresses are canonical.
+ */
+export type AssetIntent =
+  | {
+      kind: 'token.create';
+      name: string;
+      symbol: string;
+      decimals: number;
+      initialSupply: string;
+      metadataUri: string;
+    }
+  | { kind: 'token.mint'; asset: string; recipient: string; amount: string }
+  | { kind: 'token.burn'; asset: string; amount: string }
+  | { kind: 'token.transfer'; asset: string; recipient: string; amount: string }
+  | {
+      kind: 'nft.create';
+      name: string;
+      symbol: string;
+      metadataUri: string;
+      /** 0 = unlimited */
+      maxSupply: string;
+      sellerFeeBps: number;
+    }
+  | { kind: 'nft.mint'; collection: string; recipient: string; name: string; metadataUri: string }
+  | { kind: 'nft.transfer'; collection: string; tokenId: string; recipient: string }
+  | { kind: 'nft.burn'; collection: string; tokenId: string };
+
+export type OperationKind = AssetIntent['kind'];
+
+/** What a confirmed operation produced that only the chain could tell. */
+export interface AssetOutcome {
+  /** token.create / nft.create: the new contract or mint; nft.mint: the item's mint (Solana). */
+  mintAddress?: string;
+  /** nft.mint: the new item's id. */
+  tokenId?: string;
+}
+
+export type OperationStatus = 'queued' | 'signed' | 'submitted' | 'confirmed' | 'failed';
+
+export const UNSETTLED_STATUSES: readonly OperationStatus[] = ['queued', 'signed', 'submitted'];

@@ -1,0 +1,84 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type {
+  AssetIntent,
+  AssetOutcome,
+  ErrorCode,
+  OperationKind,
+  OperationStatus,
+} from '@app/common';
+import type { ConcreteNetwork } from '@app/config';
+import type { AssetDetails } from './asset.entity';
+
+/**
+ * One write request, from acceptance to settlement. Status moves
+ * queued -> signed -> submitted -> confirmed | failed, one Postgres write per step; the signed
+ * transaction is stored before it is broadcast, so recovery re-sends the same bytes.
+ */
+@Entity('operations')
+export class OperationEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid', { name: 'account_id' })
+  accountId!: string;
+
+  @Column('text')
+  kind!: OperationKind;
+
+  @Column('text')
+  network!: ConcreteNetwork;
+
+  @Column('text', { name: 'chain_key' })
+  chainKey!: string;
+
+  @Column('text')
+  status!: OperationStatus;
+
+  @Column('jsonb')
+  intent!: AssetIntent;
+
+  /** What the request said beyond the chain's needs (description, images, ...), for asset rows. */
+  @Column('jsonb')
+  details!: AssetDetails;
+
+  @Column('uuid', { name: 'metadata_id', nullable: true })
+  metadataId!: string | null;
+
+  /** The managed wallet that signs. */
+  @Column('text')
+  signer!: string;
+
+  @Column('bigint', { nullable: true, transformer: bigintTransformer() })
+  nonce!: bigint | null;
+
+  @Column('text', { name: 'signed_tx', nullable: true })
+  signedTx!: string | null;
+
+  @Column('text', { name: 'tx_hash', nullable: true })
+  txHash!: string | null;
+
+  @Column('jsonb', { nullable: true })
+  result!: AssetOutcome | null;
+
+  @Column('text', { name: 'error_code', nullable: true })
+  errorCode!: ErrorCode | null;
+
+  @Column('text', { name: 'error_message', nullable: true })
+  errorMessage!: string | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt!: Date;
+
+  @Column('timestamptz', { name: 'settled_at', nullable: true })
+  settledAt!: Date | null;
+}
+
+function bigintTransformer() {
+  return {
+    to: (value: bigint | null | undefined) => (value == null ? value : value.toString()),
+    from: (value: string | null) => (value == null ? null : BigInt(value)),
+  };
+}

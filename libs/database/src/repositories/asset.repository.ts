@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AssetEntity, MetadataDocumentEntity, NftItemEntity } from '../entities';
+
+/** Tokens, collections, their items and the metadata documents the service hosts. */
+@Injectable()
+export class AssetRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Any asset at this address on this chain, whoever owns it (callers check the account). */
+  findAsset(chainKey: string, address: string): Promise<AssetEntity | null> {
+    return this.dataSource.getRepository(AssetEntity).findOneBy({ chainKey, address });
+  }
+
+  findAssetByOperation(operationId: string): Promise<AssetEntity | null> {
+    return this.dataSource.getRepository(AssetEntity).findOneBy({ operationId });
+  }
+
+  async insertAsset(manager: EntityManager, asset: AssetEntity): Promise<void> {
+    await manager.getRepository(AssetEntity).insert(asset as QueryDeepPartialEntity<AssetEntity>);
+  }
+
+  findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
+    return this.dataSource.getRepository(NftItemEntity).findOneBy({ collectionId, tokenId });
+  }
+
+  findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {
+    return this.dataSource.getRepository(NftItemEntity).findOneBy({ mintAddress });
+  }
+
+  findItemByOperation(operationId: string): Promise<NftItemEntity | null> {
+    return this.dataSource.getRepository(NftItemEntity).findOneBy({ operationId });
+  }
+
+  countItems(collectionId: string): Promise<number> {
+    return this.dataSource.getRepository(NftItemEntity).countBy({ collectionId });
+  }
+
+  async insertItem(manager: EntityManager, item: NftItemEntity): Promise<void> {
+    await manager
+      .getRepository(NftItemEntity)
+      .insert(item as QueryDeepPartialEntity<NftItemEntity>);
+  }
+
+  async updateItem(
+    manager: EntityManager,
+    collectionId: string,
+    tokenId: string,
+    change: Partial<Pick<NftItemEntity, 'owner' | 'burned'>>,
+  ): Promise<void> {
+    await manager.getRepository(NftItemEntity).update({ collectionId, tokenId }, change);
+  }
+
+  async insertMetadata(manager: EntityManager, document: MetadataDocumentEntity): Promise<void> {
+    await manager
+      .getRepository(MetadataDocumentEntity)
+      .insert(document as QueryDeepPartialEntity<MetadataDocumentEntity>);
+  }
+
+  findMetadata(id: string): Promise<MetadataDocumentEntity | null> {
+    return this.dataSource.getRepository(MetadataDocumentEntity).findOneBy({ id });
+  }
+}

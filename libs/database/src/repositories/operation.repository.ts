@@ -1,0 +1,160 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { UNSETTLED_STATUSES, type AssetOutcome, type ErrorCode } from '@app/common';
+import { OperationEntity } from '../entities';
+
+export interface OperationPage {
+  operations: OperationEntity[];
+  nextCursor: string | null;
+}
+
+/** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
+@Injectable()
+export class OperationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async insert(manager: EntityManager, operation: OperationEntity): Promise<void> {
+    await manager
+      .getRepository(OperationEntity)
+      .insert(operation as QueryDeepPartialEntity<OperationEntity>);
+  }
+
+  findById(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OperationEntity | null> {
+    return manager.getRepository(OperationEntity).findOneBy({ id });
+  }
+
+  findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
+    return this.dataSource.getRepository(OperationEntity).findOneBy({ id, accountId });
+  }
+
+  /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */
+  async listForAccount(accountId: string, limit: number, cursor?: string): Promise<OperationPage> {
+    const query = this.dataSource
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .where('op.account_id = :accountId', { accountId })
+      .orderBy('op.created_at', 'DESC')
+      .addOrderBy('op.id', 'DESC')
+      .limit(limit + 1);
+    const after = decodeCursor(cursor);
+    if (after) {
+      query.andWhere('(op.created_at, op.id) < (:at, :id)', { at: after.at, id: after.id });
+    }
+    const rows = await query.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      operations: page,
+      nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    };
+  }
+
+  /** queued -> signed, with the nonce and the signed bytes; false if another worker got there. */
+  async markSigned(
+    manager: EntityManager,
+    id: string,
+    signed: { nonce: bigint | null; signedTx: string; txHash: string },
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(OperationEntity)
+      .update({ id, status: 'queued' }, { status: 'signed', ...signed, updatedAt: new Date() });
+    return result.affected === 1;
+  }
+
+  async markSubmitted(id: string): Promise<void> {
+    await this.dataSource
+      .getRepository(OperationEntity)
+      .update({ id, status: 'signed' }, { status: 'submitted', updatedAt: new Date() });
+  }
+
+  /**
+   * signed -> queued, forgetting a transaction that provably never reached the chain (the node
+   * refused it), so its nonce is free again and the operation is signed anew.
+   */
+  async releaseSigned(manager: EntityManager, id: string): Promise<void> {
+    await manager
+      .getRepository(OperationEntity)
+      .update(
+        { id, status: In(['signed', 'submitted']) },
+        { status: 'queued', nonce: null, signedTx: null, txHash: null, updatedAt: new Date() },
+      );
+  }
+
+  async confirm(manager: EntityManager, id: string, result: AssetOutcome): Promise<boolean> {
+    const now = new Date();
+    const update = await manager
+      .getRepository(OperationEntity)
+      .update(
+        { id, status: In(UNSETTLED_STATUSES) },
+        { status: 'confirmed', result, updatedAt: now, settledAt: now },
+      );
+    return update.affected === 1;
+  }
+
+  async fail(
+    id: string,
+    error: { code: ErrorCode; message: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const now = new Date();
+    const update = await manager.getRepository(OperationEntity).update(
+      { id, status: In(UNSETTLED_STATUSES) },
+      {
+        status: 'failed',
+        errorCode: error.code,
+        errorMessage: error.message,
+        updatedAt: now,
+        settledAt: now,
+      },
+    );
+    return update.affected === 1;
+  }
+
+  /** Unsettled operations not touched since the cutoff: the reconciler's work list. */
+  findStale(before: Date, limit: number): Promise<OperationEntity[]> {
+    return this.dataSource.getRepository(OperationEntity).find({
+      where: { status: In(UNSETTLED_STATUSES), updatedAt: LessThan(before) },
+      order: { updatedAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  async touch(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource
+      .getRepository(OperationEntity)
+      .update({ id: In(ids), status: In(UNSETTLED_STATUSES) }, { updatedAt: new Date() });
+  }
+
+  /** A wallet's operations holding a nonce that may still reach the chain, lowest nonce first. */
+  findInFlight(
+    manager: EntityManager,
+    chainKey: string,
+    signer: string,
+  ): Promise<OperationEntity[]> {
+    return manager.getRepository(OperationEntity).find({
+      where: { chainKey, signer, status: In(['signed', 'submitted']) },
+      order: { nonce: 'ASC' },
+    });
+  }
+}
+
+function encodeCursor(operation: OperationEntity): string {
+  return Buffer.from(`${operation.createdAt.toISOString()}|${operation.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
+  if (!cursor) return null;
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const date = new Date(at ?? '');
+  if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;
+  return { at: date, id };
+}

@@ -1,0 +1,43 @@
+import { AppError } from '@app/common';
+
+const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
+
+/**
+ * A client amount (JSON number or decimal string, whole-token units) in base units. Refuses
+ * zero, negatives, more fractional digits than the token has, and numbers past 2^53 (they have
+ * already lost precision in JSON: send those as strings).
+ */
+export function toBaseUnits(value: number | string, decimals: number, field = 'amount'): bigint {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+      throw AppError.badRequest(`${field} beyond 2^53 must be sent as a decimal string.`);
+    }
+    text = numberToPlain(value);
+  } else {
+    text = value.trim();
+  }
+  if (!DECIMAL.test(text)) throw AppError.badRequest(`${field} must be a positive decimal number.`);
+  const [whole, fraction = ''] = text.split('.');
+  const trimmed = fraction.replace(/0+$/, '');
+  if (trimmed.length > decimals) {
+    throw AppError.badRequest(`${field} has more than ${decimals} fractional digits.`);
+  }
+  const units = BigInt(whole + trimmed.padEnd(decimals, '0'));
+  if (units <= 0n) throw AppError.badRequest(`${field} must be greater than 0.`);
+  return units;
+}
+
+/** Base units as a decimal string in whole-token units, without trailing zeros. */
+export function fromBaseUnits(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
+}
+
+function numberToPlain(value: number): string {
+  // Avoids exponent notation for small fractions such as 1e-7.
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { ChainFamily, Network } from '@app/config';
+import { AppError } from '@app/common';
+import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
+import { AssetRepository, ManagedWalletRepository, type AssetEntity } from '@app/database';
+
+/** Finds the caller's assets and checks the addresses and networks of a request. */
+@Injectable()
+export class AssetLocator {
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly chains: ChainRegistry,
+    private readonly assets: AssetRepository,
+    private readonly managedWallets: ManagedWalletRepository,
+  ) {}
+
+  /**
+   * The caller's token or collection at this address. Unknown, or another account's: 404 (the
+   * contract: not found, without telling which). A `network` that is not the asset's: 400.
+   */
+  async ownAsset(
+    accountId: string,
+    kind: AssetEntity['kind'],
+    address: string,
+    network?: Network,
+  ): Promise<{ asset: AssetEntity; network: NetworkDefinition }> {
+    const what = kind === 'token' ? 'token' : 'NFT collection';
+    const canonical = this.canonicalAnyFamily(address);
+    if (!canonical) throw AppError.badRequest('mint_address is not a Solana or EVM address.');
+    const candidates = network
+      ? [this.networks.resolve(network)]
+      : this.networksOf(canonical.family);
+    for (const definition of uniqueChains(candidates)) {
+      const asset = await this.assets.findAsset(definition.chainKey, canonical.address);
+      if (asset && asset.accountId === accountId && asset.kind === kind) {
+        return { asset, network: this.networks.resolve(network ?? asset.network) };
+      }
+    }
+    if (network) {
+      const elsewhere = await this.ownAsset(accountId, kind, address).catch(() => null);
+      if (elsewhere) {
+        throw AppError.badRequest(`network must match the ${what}'s (${elsewhere.asset.network}).`);
+      }
+    }
+    throw AppError.notFound(`No ${what} ${address} in this account.`);
+  }
+
+  /** A recipient address in the network's format, canonical. */
+  recipient(network: NetworkDefinition, address: string, field = 'recipient'): string {
+    const canonical = this.chains.adapter(network.family).normalizeAddress(address);
+    if (!canonical) throw AppError.badRequest(`${field} is not a ${network.network} address.`);
+    return canonical;
+  }
+
+  async managedWallet(accountId: string, family: ChainFamily): Promise<string> {
+    const wallet = await this.managedWallets.findForAccount(accountId, family);
+    if (!wallet) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
+    return wallet.address;
+  }
+
+  private canonicalAnyFamily(address: string): { family: ChainFamily; address: string } | null {
+    for (const family of ['evm', 'solana'] as const) {
+      const canonical = this.chains.adapter(family).normalizeAddress(address);
+      if (canonical) return { family, address: canonical };
+    }
+    return null;
+  }
+
+  private networksOf(family: ChainFamily): NetworkDefinition[] {
+    return this.networks.all().filter((definition) => definition.family === family);
+  }
+}
+
+function uniqueChains(definitions: NetworkDefinition[]): NetworkDefinition[] {
+  const seen = new Set<string>();
+  return definitions.filter(
+    (definition) => !seen.has(definition.chainKey) && seen.add(definition.chainKey),
+  );
+}

@@ -1,0 +1,314 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '@app/common';
+import {
+  EvmAdapter,
+  NetworkRegistry,
+  readMintedCount,
+  readNftOwner,
+  type NetworkDefinition,
+} from '@app/chains';
+import { AssetRepository, type AssetEntity, type NftItemEntity } from '@app/database';
+import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
+import { AssetLocator } from './asset-locator';
+import type { CreateCollectionInput, MintNftInput, NftItemInput } from './asset-inputs';
+import { MetadataHost } from './metadata';
+
+export interface CollectionView {
+  type: 'collection';
+  network: string;
+  mint_address: string;
+  name: string;
+  symbol: string;
+  description?: string;
+  images?: string[];
+  website?: string;
+  attributes?: Record<string, unknown>[];
+  seller_fee: number;
+  max_supply: string | null;
+  minted: string;
+  metadata_uri: string | null;
+  owner: string;
+  created_at: string;
+}
+
+export interface ItemView {
+  type: 'item';
+  network: string;
+  collection: string;
+  mint_address: string;
+  token_id: string;
+  owner: string | null;
+  burned: boolean;
+  metadata_uri: string | null;
+  name: string;
+  description?: string;
+  images?: string[];
+  attributes?: Record<string, unknown>[];
+  created_at: string;
+}
+
+/** NFT collections and their items: create, mint, transfer, burn (operations) and read. */
+@Injectable()
+export class NftService {
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly locator: AssetLocator,
+    private readonly assets: AssetRepository,
+    private readonly submitter: OperationSubmitter,
+    private readonly metadata: MetadataHost,
+    private readonly evm: EvmAdapter,
+  ) {}
+
+  async createCollection(
+    accountId: string,
+    input: CreateCollectionInput,
+    idempotency?: IdempotencyRequest,
+  ) {
+    const network = supported(this.networks.resolve(input.network));
+    const signer = await this.locator.managedWallet(accountId, network.family);
+    const sellerFee = input.seller_fee ?? 0;
+    const document =
+      input.uploadMetadata === false
+        ? null
+        : this.metadata.host(accountId, {
+            name: input.name,
+            symbol: input.symbol,
+            description: input.description,
+            image: input.images[0],
+            images: input.images,
+            external_link: input.website,
+            attributes: input.attributes,
+            seller_fee_basis_points: sellerFee,
+            fee_recipient: sellerFee > 0 ? signer : undefined,
+          });
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer,
+        intent: {
+          kind: 'nft.create',
+          name: input.name,
+          symbol: input.symbol ?? '',
+          metadataUri: document?.uri ?? '',
+          maxSupply: String(input.max_supply ?? 0),
+          sellerFeeBps: sellerFee,
+        },
+        details: {
+          description: input.description,
+          images: input.images,
+          website: input.website,
+          attributes: input.attributes,
+          seller_fee: sellerFee,
+          max_supply: input.max_supply === undefined ? null : String(input.max_supply),
+        },
+        metadataId: document?.id ?? null,
+        alsoWrite: document?.write,
+      },
+      idempotency,
+    );
+  }
+
+  async mint(
+    accountId: string,
+    collectionAddress: string,
+    input: MintNftInput,
+    idempotency?: IdempotencyRequest,
+  ) {
+    const { asset, network } = await this.locator.ownAsset(
+      accountId,
+      'collection',
+      collectionAddress,
+      input.network,
+    );
+    supported(network);
+    const maxSupply = BigInt(asset.details.max_supply ?? 0);
+    if (maxSupply > 0n && BigInt(await this.assets.countItems(asset.id)) >= maxSupply) {
+      throw AppError.conflict(`The collection has reached its max supply (${maxSupply}).`);
+    }
+    const signer = await this.locator.managedWallet(accountId, network.family);
+    const recipient = this.locator.recipient(network, input.recipient ?? signer);
+    const document = this.metadata.host(accountId, {
+      name: input.name,
+      symbol: input.symbol,
+      description: input.description,
+      image: input.images[0],
+      images: input.images,
+      attributes: input.attributes,
+      external_url: input.website,
+      seller_fee_basis_points: input.seller_fee,
+    });
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer,
+        intent: {
+          kind: 'nft.mint',
+          collection: asset.address,
+          recipient,
+          name: input.name,
+          metadataUri: document.uri,
+        },
+        details: {
+          description: input.description,
+          images: input.images,
+          website: input.website,
+          attributes: input.attributes,
+          seller_fee: input.seller_fee,
+        },
+        metadataId: document.id,
+        alsoWrite: document.write,
+      },
+      idempotency,
+    );
+  }
+
+  async transfer(
+    accountId: string,
+    address: string,
+    input: NftItemInput,
+    idempotency?: IdempotencyRequest,
+  ) {
+    if (!input.recipient) throw AppError.badRequest('recipient is required.');
+    const { network, collection, item, signer } = await this.heldItem(
+      accountId,
+      address,
+      input,
+      'token_id',
+    );
+    const recipient = this.locator.recipient(network, input.recipient);
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer,
+        intent: {
+          kind: 'nft.transfer',
+          collection: collection.address,
+          tokenId: item.tokenId,
+          recipient,
+        },
+      },
+      idempotency,
+    );
+  }
+
+  async burn(
+    accountId: string,
+    address: string,
+    input: NftItemInput,
+    idempotency?: IdempotencyRequest,
+  ) {
+    const { network, collection, item, signer } = await this.heldItem(
+      accountId,
+      address,
+      input,
+      'tokenId',
+    );
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer,
+        intent: { kind: 'nft.burn', collection: collection.address, tokenId: item.tokenId },
+      },
+      idempotency,
+    );
+  }
+
+  async get(
+    accountId: string,
+    address: string,
+    tokenId?: string,
+    network?: NftItemInput['network'],
+  ) {
+    const { asset, network: definition } = await this.locator.ownAsset(
+      accountId,
+      'collection',
+      address,
+      network,
+    );
+    const evm = supported(definition);
+    const provider = this.evm.provider(evm);
+    if (tokenId === undefined) {
+      const minted = await readMintedCount(provider, asset.address).catch(() => rpcDown(evm));
+      return collectionView(asset, minted);
+    }
+    const item = await this.assets.findItem(asset.id, tokenId);
+    if (!item) throw AppError.notFound(`No token ${tokenId} in collection ${asset.address}.`);
+    const owner = item.burned ? null : await readNftOwner(provider, asset.address, item.tokenId);
+    return itemView(asset, item, owner);
+  }
+
+  /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
+  private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
+    if (input.token_id === undefined)
+      throw AppError.badRequest(`${field} is required on EVM networks.`);
+    const { asset, network } = await this.locator.ownAsset(
+      accountId,
+      'collection',
+      address,
+      input.network,
+    );
+    supported(network);
+    const item = await this.assets.findItem(asset.id, input.token_id);
+    if (!item)
+      throw AppError.notFound(`No token ${input.token_id} in collection ${asset.address}.`);
+    if (item.burned) throw AppError.conflict(`Token ${item.tokenId} was already burned.`);
+    const signer = await this.locator.managedWallet(accountId, network.family);
+    if (item.owner !== signer) {
+      throw new AppError('FORBIDDEN', `The managed wallet does not hold token ${item.tokenId}.`);
+    }
+    return { network, collection: asset, item, signer };
+  }
+}
+
+function collectionView(asset: AssetEntity, minted: bigint): CollectionView {
+  return {
+    type: 'collection',
+    network: asset.network,
+    mint_address: asset.address,
+    name: asset.name,
+    symbol: asset.symbol,
+    description: asset.details.description,
+    images: asset.details.images,
+    website: asset.details.website,
+    attributes: asset.details.attributes,
+    seller_fee: asset.details.seller_fee ?? 0,
+    max_supply: asset.details.max_supply ?? null,
+    minted: minted.toString(),
+    metadata_uri: asset.metadataUri,
+    owner: asset.owner,
+    created_at: asset.createdAt.toISOString(),
+  };
+}
+
+function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | null): ItemView {
+  return {
+    type: 'item',
+    network: collection.network,
+    collection: collection.address,
+    mint_address: item.mintAddress,
+    token_id: item.tokenId,
+    owner,
+    burned: item.burned,
+    metadata_uri: item.metadataUri,
+    name: item.name,
+    description: item.details.description,
+    images: item.details.images,
+    attributes: item.details.attributes,
+    created_at: item.createdAt.toISOString(),
+  };
+}
+
+function supported(network: NetworkDefinition) {
+  if (network.family !== 'evm') {
+    throw AppError.badRequest(`NFTs on ${network.network} are not available yet.`);
+  }
+  return network;
+}
+
+function rpcDown(network: NetworkDefinition): never {
+  throw new AppError('BAD_GATEWAY', `The ${network.network} RPC did not answer; try again.`);
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, type AssetIntent } from '@app/common';
+import { EvmAdapter, NetworkRegistry, readTokenSupply, type NetworkDefinition } from '@app/chains';
+import type { OperationEntity } from '@app/database';
+import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
+import { AssetLocator } from './asset-locator';
+import type { CreateTokenInput, TokenAmountInput } from './asset-inputs';
+import { fromBaseUnits, toBaseUnits } from './amounts';
+import { MetadataHost } from './metadata';
+
+const DEFAULT_DECIMALS = { solana: 9, evm: 18 } as const;
+
+export interface TokenView {
+  network: string;
+  mint_address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  supply: string;
+  owner: string;
+  metadata_uri: string | null;
+  created_at: string;
+}
+
+/** Fungible tokens: create, mint, burn, transfer (each an operation) and read. */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly locator: AssetLocator,
+    private readonly submitter: OperationSubmitter,
+    private readonly metadata: MetadataHost,
+    private readonly evm: EvmAdapter,
+  ) {}
+
+  async create(accountId: string, input: CreateTokenInput, idempotency?: IdempotencyRequest) {
+    const network = this.supported(this.networks.resolve(input.network));
+    const decimals = input.decimals ?? DEFAULT_DECIMALS[network.family];
+    const initialSupply = toBaseUnits(input.amount, decimals);
+    const document = this.metadata.host(accountId, {
+      name: input.name,
+      symbol: input.symbol,
+      description: input.description,
+      image: input.image,
+      external_url: input.website,
+      seller_fee_basis_points: input.seller_fee,
+      decimals,
+    });
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer: await this.locator.managedWallet(accountId, network.family),
+        intent: {
+          kind: 'token.create',
+          name: input.name,
+          symbol: input.symbol,
+          decimals,
+          initialSupply: initialSupply.toString(),
+          metadataUri: document.uri,
+        },
+        details: {
+          description: input.description,
+          image: input.image,
+          website: input.website,
+          seller_fee: input.seller_fee,
+          amount: fromBaseUnits(initialSupply, decimals),
+        },
+        metadataId: document.id,
+        alsoWrite: document.write,
+      },
+      idempotency,
+    );
+  }
+
+  mint(accountId: string, mint: string, input: TokenAmountInput, idempotency?: IdempotencyRequest) {
+    return this.amountOperation(accountId, mint, input, 'token.mint', idempotency);
+  }
+
+  burn(accountId: string, mint: string, input: TokenAmountInput, idempotency?: IdempotencyRequest) {
+    return this.amountOperation(accountId, mint, input, 'token.burn', idempotency);
+  }
+
+  transfer(
+    accountId: string,
+    mint: string,
+    input: TokenAmountInput,
+    idempotency?: IdempotencyRequest,
+  ) {
+    if (!input.recipient) throw AppError.badRequest('recipient is required.');
+    return this.amountOperation(accountId, mint, input, 'token.transfer', idempotency);
+  }
+
+  async get(
+    accountId: string,
+    mint: string,
+    network?: TokenAmountInput['network'],
+  ): Promise<TokenView> {
+    const { asset, network: definition } = await this.locator.ownAsset(
+      accountId,
+      'token',
+      mint,
+      network,
+    );
+    const evm = this.supported(definition);
+    const supply = await readTokenSupply(this.evm.provider(evm), asset.address).catch(() => {
+      throw new AppError('BAD_GATEWAY', `The ${evm.network} RPC did not answer; try again.`);
+    });
+    return {
+      network: asset.network,
+      mint_address: asset.address,
+      name: asset.name,
+      symbol: asset.symbol,
+      decimals: asset.decimals ?? 0,
+      supply: fromBaseUnits(supply, asset.decimals ?? 0),
+      owner: asset.owner,
+      metadata_uri: asset.metadataUri,
+      created_at: asset.createdAt.toISOString(),
+    };
+  }
+
+  private async amountOperation(
+    accountId: string,
+    mint: string,
+    input: TokenAmountInput,
+    kind: 'token.mint' | 'token.burn' | 'token.transfer',
+    idempotency?: IdempotencyRequest,
+  ): Promise<{ operation: OperationEntity; replayed: boolean }> {
+    const { asset, network } = await this.locator.ownAsset(accountId, 'token', mint, input.network);
+    this.supported(network);
+    const signer = await this.locator.managedWallet(accountId, network.family);
+    if (kind === 'token.mint' && asset.owner !== signer) {
+      throw new AppError(
+        'FORBIDDEN',
+        'The managed wallet is not the mint authority of this token.',
+      );
+    }
+    const decimals = asset.decimals ?? 0;
+    const amount = toBaseUnits(input.amount, decimals).toString();
+    const recipient =
+      kind === 'token.burn'
+        ? undefined
+        : this.locator.recipient(network, input.recipient ?? signer);
+    const intent: AssetIntent =
+      kind === 'token.burn'
+        ? { kind, asset: asset.address, amount }
+        : { kind, asset: asset.address, amount, recipient: recipient! };
+    return this.submitter.submit(
+      {
+        accountId,
+        network,
+        signer,
+        intent,
+        details: { amount: fromBaseUnits(BigInt(amount), decimals), decimals },
+      },
+      idempotency,
+    );
+  }
+
+  /** Solana assets arrive with their own adapter; until then they are refused up front. */
+  private supported(network: NetworkDefinition) {
+    if (network.family !== 'evm') {
+      throw AppError.badRequest(`Tokens on ${network.network} are not available yet.`);
+    }
+    return network;
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { ChainFamily } from '@app/config';
+import { ManagedWalletRepository } from '@app/database';
+import { SecretBox } from '../security/secret-box';
+
+/** Opens an account's managed wallet secret for the moment of signing; it is never cached. */
+@Injectable()
+export class ManagedSigner {
+  constructor(
+    private readonly wallets: ManagedWalletRepository,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  async withSecret<T>(
+    accountId: string,
+    family: ChainFamily,
+    use: (secret: Uint8Array, address: string) => Promise<T>,
+  ): Promise<T> {
+    const wallet = await this.wallets.findForAccount(accountId, family);
+    if (!wallet) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
+    const secret = this.secretBox.open(
+      { ciphertext: wallet.secretCiphertext, keyId: wallet.secretKeyId },
+      wallet.address,
+    );
+    try {
+      return await use(secret, wallet.address);
+    } finally {
+      secret.fill(0);
+    }
+  }
+}

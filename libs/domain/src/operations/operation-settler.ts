@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppError, newId, type AssetOutcome } from '@app/common';
+import { AssetRepository, OperationRepository, type OperationEntity } from '@app/database';
+import { SettlementChannel } from '@app/queue';
+
+/**
+ * The last step of an operation: the asset rows it produced and its confirmation in one
+ * Postgres transaction (or its failure), then the news on the settlement channel.
+ */
+@Injectable()
+export class OperationSettler {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly operations: OperationRepository,
+    private readonly assets: AssetRepository,
+    private readonly channel: SettlementChannel,
+  ) {}
+
+  async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (await this.operations.confirm(manager, operation.id, outcome)) {
+        await this.writeAssets(manager, operation, outcome);
+      }
+    });
+    await this.channel.publish(operation.id);
+  }
+
+  async fail(operation: OperationEntity, error: AppError): Promise<void> {
+    await this.operations.fail(operation.id, { code: error.code, message: error.message });
+    await this.channel.publish(operation.id);
+  }
+
+  private async writeAssets(
+    manager: EntityManager,
+    operation: OperationEntity,
+    outcome: AssetOutcome,
+  ): Promise<void> {
+    const intent = operation.intent;
+    const base = {
+      accountId: operation.accountId,
+      network: operation.network,
+      chainKey: operation.chainKey,
+      owner: operation.signer,
+      metadataId: operation.metadataId,
+      details: operation.details,
+      operationId: operation.id,
+      createdAt: new Date(),
+    };
+    switch (intent.kind) {
+      case 'token.create':
+      case 'nft.create':
+        return this.assets.insertAsset(manager, {
+          ...base,
+          id: newId(),
+          kind: intent.kind === 'token.create' ? 'token' : 'collection',
+          address: required(outcome.mintAddress, 'mint address'),
+          name: intent.name,
+          symbol: intent.symbol,
+          decimals: intent.kind === 'token.create' ? intent.decimals : 0,
+          metadataUri: intent.metadataUri || null,
+        });
+      case 'nft.mint': {
+        const collection = await this.assets.findAsset(operation.chainKey, intent.collection);
+        if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
+        return this.assets.insertItem(manager, {
+          id: newId(),
+          collectionId: collection.id,
+          tokenId: required(outcome.tokenId, 'token id'),
+          mintAddress: required(outcome.mintAddress, 'mint address'),
+          owner: intent.recipient,
+          burned: false,
+          name: intent.name,
+          metadataId: operation.metadataId,
+          metadataUri: intent.metadataUri,
+          details: operation.details,
+          operationId: operation.id,
+          createdAt: new Date(),
+        });
+      }
+      case 'nft.transfer':
+      case 'nft.burn': {
+        const collection = await this.assets.findAsset(operation.chainKey, intent.collection);
+        if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
+        return this.assets.updateItem(
+          manager,
+          collection.id,
+          intent.tokenId,
+          intent.kind === 'nft.burn' ? { burned: true } : { owner: intent.recipient },
+        );
+      }
+      case 'token.mint':
+      case 'token.burn':
+      case 'token.transfer':
+        return; // balances and supply are read from the chain
+    }
+  }
+}
+
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new Error(`Confirmed operation without a ${what}`);
+  return value;
+}

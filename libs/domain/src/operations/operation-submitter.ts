@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, newId, type AssetIntent } from '@app/common';
+import type { NetworkDefinition } from '@app/chains';
+import {
+  IdempotencyRepository,
+  OperationRepository,
+  type AssetDetails,
+  type OperationEntity,
+} from '@app/database';
+import { OperationQueue } from '@app/queue';
+
+export interface Submission {
+  accountId: string;
+  network: NetworkDefinition;
+  signer: string;
+  intent: AssetIntent;
+  details?: AssetDetails;
+  metadataId?: string | null;
+  /** Writes that belong to the same transaction as the operation (e.g. its metadata document). */
+  alsoWrite?: (manager: EntityManager) => Promise<void>;
+}
+
+export interface IdempotencyRequest {
+  key: string;
+  /** Method, path and body of the request: the same key with another request is a 409. */
+  fingerprint: unknown;
+}
+
+/**
+ * Accepts a write: the operation row and its idempotency key in one Postgres transaction, then
+ * the job. If enqueueing fails the operation stays `queued` and the reconciler enqueues it.
+ */
+@Injectable()
+export class OperationSubmitter {
+  private readonly logger = new Logger(OperationSubmitter.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly operations: OperationRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly queue: OperationQueue,
+  ) {}
+
+  /** Returns the operation, and whether it is an earlier request's (an idempotent replay). */
+  async submit(
+    submission: Submission,
+    idempotency?: IdempotencyRequest,
+  ): Promise<{ operation: OperationEntity; replayed: boolean }> {
+    const now = new Date();
+    const operation: OperationEntity = {
+      id: newId(),
+      accountId: submission.accountId,
+      kind: submission.intent.kind,
+      network: submission.network.network,
+      chainKey: submission.network.chainKey,
+      status: 'queued',
+      intent: submission.intent,
+      details: submission.details ?? {},
+      metadataId: submission.metadataId ?? null,
+      signer: submission.signer,
+      nonce: null,
+      signedTx: null,
+      txHash: null,
+      result: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: now,
+      updatedAt: now,
+      settledAt: null,
+    };
+    const requestHash = idempotency ? hashOf(idempotency.fingerprint) : '';
+    const notBefore = new Date(
+      now.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
+    );
+
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      if (idempotency) {
+        await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
+        const won = await this.idempotency.claim(manager, {
+          accountId: submission.accountId,
+          key: idempotency.key,
+          requestHash,
+          operationId: operation.id,
+          createdAt: now,
+        });
+        if (!won) return false;
+      }
+      await this.operations.insert(manager, operation);
+      await submission.alsoWrite?.(manager);
+      return true;
+    });
+
+    if (!claimed && idempotency) {
+      return {
+        operation: await this.replay(submission.accountId, idempotency.key, requestHash, notBefore),
+        replayed: true,
+      };
+    }
+    await this.queue.enqueue(operation).catch((error: unknown) => {
+      this.logger.warn(
+        `Operation ${operation.id} saved but not enqueued (${String(error)}); the reconciler will.`,
+      );
+    });
+    return { operation, replayed: false };
+  }
+
+  private async replay(
+    accountId: string,
+    key: string,
+    requestHash: string,
+    notBefore: Date,
+  ): Promise<OperationEntity> {
+    const entry = await this.idempotency.find(accountId, key, notBefore);
+    if (!entry) throw new AppError('CONFLICT', 'This Idempotency-Key is being used; retry.');
+    if (entry.requestHash !== requestHash) {
+      throw AppError.conflict('This Idempotency-Key was used with a different request.');
+    }
+    const operation = await this.operations.findById(entry.operationId);
+    if (!operation)
+      throw new Error(`Idempotency key points at missing operation ${entry.operationId}`);
+    return operation;
+  }
+}
+
+/** A stable hash of a JSON value: object keys sorted, so key order does not matter. */
+export function hashOf(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,80 @@
+import { ERROR_CODES } from '@app/common';
+import type { OperationEntity } from '@app/database';
+
+export type OperationView = Record<string, unknown> & {
+  operation_id: string;
+  status: string;
+  network: string;
+  tx: string | null;
+  created_at: string;
+};
+
+/** The `data` of every write's response, and of GET /operations/{id} (contract field names). */
+export function operationView(operation: OperationEntity): OperationView {
+  const intent = operation.intent;
+  const result = operation.result ?? {};
+  const view: OperationView = {
+    operation_id: operation.id,
+    kind: operation.kind,
+    status: operation.status,
+    network: operation.network,
+    tx: operation.txHash,
+    created_at: operation.createdAt.toISOString(),
+  };
+  switch (intent.kind) {
+    case 'token.create':
+      Object.assign(view, {
+        mint_address: result.mintAddress ?? null,
+        metadata_uri: intent.metadataUri,
+        decimals: intent.decimals,
+        amount: operation.details.amount,
+        owner: operation.signer,
+      });
+      break;
+    case 'token.mint':
+    case 'token.transfer':
+      Object.assign(view, {
+        mint_address: intent.asset,
+        amount: operation.details.amount,
+        recipient: intent.recipient,
+      });
+      break;
+    case 'token.burn':
+      Object.assign(view, { mint_address: intent.asset, amount: operation.details.amount });
+      break;
+    case 'nft.create':
+      Object.assign(view, {
+        mint_address: result.mintAddress ?? null,
+        metadata_uri: intent.metadataUri || null,
+      });
+      break;
+    case 'nft.mint':
+      Object.assign(view, {
+        collection: intent.collection,
+        mint_address: result.mintAddress ?? null,
+        token_id: result.tokenId ?? null,
+        metadata_uri: intent.metadataUri,
+        owner: intent.recipient,
+      });
+      break;
+    case 'nft.transfer':
+      Object.assign(view, {
+        mint_address: intent.collection,
+        token_id: intent.tokenId,
+        from: operation.signer,
+        recipient: intent.recipient,
+      });
+      break;
+    case 'nft.burn':
+      Object.assign(view, {
+        mint_address: intent.collection,
+        token_id: intent.tokenId,
+        from: operation.signer,
+      });
+      break;
+  }
+  if (operation.status === 'failed' && operation.errorCode) {
+    view.error = { error: ERROR_CODES[operation.errorCode].error, message: operation.errorMessage };
+  }
+  return view;
+}

@@ -1,0 +1,57 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { OperationRepository, type OperationEntity } from '@app/database';
+import { SettlementChannel } from '@app/queue';
+
+const POLL_MS = 1_000;
+
+/**
+ * Waits for an operation to settle: woken by the settlement channel, and polling Postgres as a
+ * backstop (a pub/sub message can be lost). Postgres always has the last word.
+ */
+@Injectable()
+export class SettlementWaiter implements OnModuleDestroy {
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private unsubscribe?: Promise<() => void>;
+
+  constructor(
+    private readonly operations: OperationRepository,
+    private readonly channel: SettlementChannel,
+  ) {}
+
+  /** The operation once settled, or as it stands when the time is up. */
+  async wait(id: string, timeoutMs: number): Promise<OperationEntity> {
+    this.unsubscribe ??= this.channel.listen((settledId) => {
+      for (const wake of this.waiters.get(settledId) ?? []) wake();
+    });
+    await this.unsubscribe;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const operation = await this.operations.findById(id);
+      if (!operation) throw new Error(`Operation ${id} vanished`);
+      const left = deadline - Date.now();
+      if (operation.status === 'confirmed' || operation.status === 'failed' || left <= 0) {
+        return operation;
+      }
+      await this.sleepUntilSettled(id, Math.min(left, POLL_MS));
+    }
+  }
+
+  private sleepUntilSettled(id: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.waiters.get(id) ?? new Set<() => void>();
+      this.waiters.set(id, set);
+      const wake = (): void => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (set.size === 0) this.waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.unsubscribe) (await this.unsubscribe)();
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
+import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
+
+const JOB_OPTIONS = {
+  removeOnComplete: true,
+  // A job that used up its attempts is dropped: its operation is still unsettled in Postgres,
+  // and the reconciler enqueues it again later.
+  removeOnFail: true,
+  attempts: 30,
+  backoff: { type: 'exponential', delay: 250 },
+} as const;
+
+/** The producer side: puts operation ids on their network's queue. */
+@Injectable()
+export class OperationQueue implements OnApplicationShutdown {
+  private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
+  private connection?: Redis;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
+    await this.queue(operation.network).add(
+      EXECUTE_OPERATION,
+      { operationId: operation.id },
+      { ...JOB_OPTIONS, jobId: operation.id },
+    );
+  }
+
+  queue(network: ConcreteNetwork): Queue<OperationJobData> {
+    let queue = this.queues.get(network);
+    if (!queue) {
+      this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
+      queue = new Queue<OperationJobData>(operationQueueName(network), {
+        connection: this.connection,
+        prefix: this.config.queue.prefix,
+      });
+      this.queues.set(network, queue);
+    }
+    return queue;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await this.connection?.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,85 @@
+import { startLocalChains, type LocalChains } from '@app/localnet';
+import { HttpClient } from './http-client';
+import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
+import { startTestServices, type TestServices } from './test-services';
+
+export interface ServiceStack {
+  services: TestServices;
+  chains: LocalChains;
+  api: ServiceProcess;
+  workers: ServiceProcess[];
+  http: HttpClient;
+  env: Record<string, string>;
+  /** Starts one more worker process on the same stack (e.g. after killing one). */
+  startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service as a user runs it: real Postgres and Redis, local chains, and the API and
+ * worker(s) as their own processes on the `local` profile.
+ */
+export async function startServiceStack(
+  options: {
+    workers?: number;
+    env?: Record<string, string>;
+    workerEnv?: Record<string, string>;
+  } = {},
+): Promise<ServiceStack> {
+  const [services, chains] = await Promise.all([
+    startTestServices(),
+    startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 }),
+  ]);
+  const port = await freePort();
+  const env = {
+    APP_PROFILE: 'local',
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    QUEUE_PREFIX: `ais-test-${port}`,
+    API_PORT: String(port),
+    LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
+    LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
+    LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
+    RECONCILE_INTERVAL_MS: '500',
+    ...options.env,
+  };
+  const startWorker = (extraEnv: Record<string, string> = {}) =>
+    startServiceProcess('worker', { ...env, ...options.workerEnv, ...extraEnv }, /Worker ready/);
+  const [api, ...workers] = await Promise.all([
+    startServiceProcess('api', env, /API listening/),
+    ...Array.from({ length: options.workers ?? 1 }, () => startWorker()),
+  ]);
+  const stack: ServiceStack = {
+    services,
+    chains,
+    api,
+    workers,
+    http: new HttpClient(`http://127.0.0.1:${port}`),
+    env,
+    startWorker: async (extraEnv) => {
+      const worker = await startWorker(extraEnv);
+      stack.workers.push(worker);
+      return worker;
+    },
+    stop: async () => {
+      await Promise.all([api.stop(), ...stack.workers.map((worker) => worker.stop())]);
+      await Promise.all([services.stop(), chains.stop()]);
+    },
+  };
+  return stack;
+}
+
+/** Registers an account and returns a client carrying a fresh API key, and the account. */
+export async function newAccountClient(
+  http: HttpClient,
+): Promise<{ api: HttpClient; account: { wallets: { network: string; public_key: string }[] } }> {
+  const session = new HttpClient(http.baseUrl);
+  const email = `user-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
+  const registered = await session.post('/account/register', {
+    email,
+    password: 'correct horse battery staple',
+  });
+  if (registered.status !== 200) throw new Error(`register: ${JSON.stringify(registered.body)}`);
+  const key = await session.post('/account/api-keys', { name: 'test' });
+  return { api: http.with({ 'api-key': key.body.data.key }), account: registered.body.data };
+}

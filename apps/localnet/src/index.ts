@@ -1,0 +1,9 @@
+/**
+ * Local chains for development and tests: anvil (EVM, chain id 31337) and a Solana JSON-RPC +
+ * WebSocket server over an in-process litesvm, so the service runs against real RPC endpoints
+ * without a validator binary or network access. `npm run localnet` starts both; test suites call
+ * `startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 })` and `stop()` when done.
+ */
+export { startLocalChains, type LocalChains, type LocalChainsOptions } from './local-chains';
+export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil';
+export { startSolanaRpc, type SolanaRpcHandle, type SolanaRpcOptions } from './solana/solana-rpc';

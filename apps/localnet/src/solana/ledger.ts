@@ -1,0 +1,577 @@
+import {
+  Account,
+  Clock,
+  FailedTransactionMetadata,
+  LiteSvm,
+  type TransactionMetadata,
+} from 'litesvm/dist/internal';
+import bs58 from 'bs58';
+import { createHash } from 'node:crypto';
+import { BlockhashTable } from './blockhash-table';
+import { Faucet } from './faucet';
+import type {
+  AccountState,
+  ExecutionDetails,
+  LedgerListener,
+  SimulationResult,
+  SubmitResult,
+  TokenBalance,
+  TransactionRecord,
+} from './ledger.types';
+import { EMPTY_DETAILS } from './ledger.types';
+import { SignatureStore } from './signature-store';
+import {
+  readMintDecimals,
+  readTokenAccount,
+  TOKEN_2022_PROGRAM,
+  TOKEN_PROGRAM,
+  uiTokenAmount,
+} from './token.layout';
+import {
+  BLOCKHASH_NOT_FOUND,
+  mapTransactionError,
+  TransactionRefused,
+  type MappedTransactionError,
+} from './transaction-error.mapper';
+import {
+  computeFee,
+  decodeBytes,
+  isWritable,
+  readComputeBudget,
+  SYSTEM_PROGRAM,
+  type WireTransaction,
+} from './wire-transaction.decoder';
+
+/** Blocks a blockhash stays valid for, as on mainnet. */
+export const MAX_PROCESSING_AGE = 150;
+const RECORD_CAPACITY = 100_000;
+const FAUCET_LAMPORTS = 1_000_000_000_000_000_000n;
+const RENT_EXEMPT_EPOCH = 18_446_744_073_709_551_615n;
+const ADDRESS_LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111';
+const LOOKUP_TABLE_META_SIZE = 56;
+const NONCE_ACCOUNT_SIZE = 80;
+const NON_SNAPSHOT_OWNERS = new Set([
+  'NativeLoader1111111111111111111111111111111',
+  'Sysvar1111111111111111111111111111111111111',
+]);
+const UPGRADEABLE_LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
+
+export interface LedgerOptions {
+  slotMs: number;
+}
+
+export interface SnapshotAccount extends AccountState {
+  address: string;
+}
+
+interface ResolvedKeys {
+  accountKeys: string[];
+  keyBytes: Uint8Array[];
+  writable: boolean[];
+  loadedAddresses: { writable: string[]; readonly: string[] };
+}
+
+/**
+ * The chain: litesvm plus what a validator adds around it — slots on a clock, a blockhash per
+ * slot that stays valid for 150 blocks, signature statuses and history, duplicate detection.
+ */
+export class Ledger {
+  readonly genesisHash = bs58.encode(
+    createHash('sha256').update('asset-issuance-engine localnet').digest(),
+  );
+  private readonly svm = new LiteSvm();
+  private readonly blockhashes = new BlockhashTable(MAX_PROCESSING_AGE);
+  private readonly store = new SignatureStore(RECORD_CAPACITY, MAX_PROCESSING_AGE + 1);
+  private readonly faucet = new Faucet();
+  private readonly listeners: LedgerListener[] = [];
+  private readonly knownAddresses = new Set<string>();
+  private readonly minPriorityFeeBySlot = new Map<number, bigint>();
+  private readonly slotsPerEpoch: number;
+  private currentSlot = 0;
+  private transactions = 0;
+  private changes = 0;
+
+  constructor(private readonly opts: LedgerOptions) {
+    // The blockhash table below decides validity: litesvm alone only accepts its latest blockhash.
+    this.svm.setBlockhashCheck(false);
+    // Duplicates are refused by the signature store; litesvm's own history would also keep a
+    // transaction whose failed preflight was undone from ever being sent again.
+    this.svm.setTransactionHistory(0n);
+    this.slotsPerEpoch = Number(this.svm.getEpochSchedule().slotsPerEpoch);
+    this.applyClock();
+    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+  }
+
+  get slot(): number {
+    return this.currentSlot;
+  }
+
+  /** No slot is ever skipped here, so block height equals slot. */
+  get blockHeight(): number {
+    return this.currentSlot;
+  }
+
+  get transactionCount(): number {
+    return this.transactions;
+  }
+
+  /** Grows with every change to accounts; the snapshot writer compares it. */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  get epochSchedule(): { slotsPerEpoch: number } {
+    return { slotsPerEpoch: this.slotsPerEpoch };
+  }
+
+  addListener(listener: LedgerListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
+  }
+
+  advanceSlot(): void {
+    this.currentSlot++;
+    this.applyClock();
+    this.svm.expireBlockhash();
+    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+    this.blockhashes.prune(this.currentSlot);
+    this.minPriorityFeeBySlot.delete(this.currentSlot - MAX_PROCESSING_AGE);
+    for (const listener of this.listeners) listener.onSlot?.(this.currentSlot);
+  }
+
+  /** Jumps to a slot (restoring a snapshot); blockhashes issued before stay in the table. */
+  setSlot(slot: number): void {
+    this.currentSlot = slot;
+    this.applyClock();
+    this.svm.expireBlockhash();
+    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+  }
+
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
+    return this.blockhashes.latest();
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    return this.blockhashes.isValid(blockhash, this.blockHeight);
+  }
+
+  blockTime(slot: number): number {
+    return Math.floor((Date.now() - (this.currentSlot - slot) * this.opts.slotMs) / 1000);
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+  }
+
+  getAccount(address: string): AccountState | null {
+    return toAccountState(this.svm.getAccount(bs58.decode(address)));
+  }
+
+  getBalance(address: string): bigint {
+    return this.svm.getBalance(bs58.decode(address)) ?? 0n;
+  }
+
+  getProgramAccounts(programId: string): { address: string; account: AccountState }[] {
+    const result: { address: string; account: AccountState }[] = [];
+    for (const entry of this.svm.getProgramAccounts(bs58.decode(programId))) {
+      const account = toAccountState(entry.account());
+      if (account) result.push({ address: bs58.encode(entry.address), account });
+    }
+    return result;
+  }
+
+  getTransaction(signature: string): TransactionRecord | undefined {
+    return this.store.get(signature);
+  }
+
+  signaturesForAddress(address: string): TransactionRecord[] {
+    return this.store.signaturesFor(address);
+  }
+
+  /** Per recent slot, the lowest compute-unit price paid in it (0 where nothing paid one). */
+  recentPrioritizationFees(): { slot: number; prioritizationFee: number }[] {
+    const fees: { slot: number; prioritizationFee: number }[] = [];
+    for (
+      let slot = Math.max(0, this.currentSlot - MAX_PROCESSING_AGE + 1);
+      slot <= this.currentSlot;
+      slot++
+    ) {
+      fees.push({ slot, prioritizationFee: Number(this.minPriorityFeeBySlot.get(slot) ?? 0n) });
+    }
+    return fees;
+  }
+
+  feeFor(
+    tx: Pick<WireTransaction, 'header' | 'staticAccounts' | 'instructions' | 'recentBlockhash'>,
+  ): bigint | null {
+    return this.isBlockhashValid(tx.recentBlockhash) ? computeFee(tx) : null;
+  }
+
+  submit(tx: WireTransaction, opts: { skipPreflight: boolean }): SubmitResult {
+    const known = this.store.get(tx.signature);
+    if (known) return { status: 'duplicate', record: known };
+    if (!this.hasValidLifetime(tx)) {
+      return opts.skipPreflight
+        ? { status: 'dropped', signature: tx.signature }
+        : { status: 'rejected', simulation: failedSimulation(BLOCKHASH_NOT_FOUND, tx) };
+    }
+    return this.execute(tx, { preflight: !opts.skipPreflight });
+  }
+
+  simulate(
+    tx: WireTransaction,
+    opts: { sigVerify: boolean; replaceRecentBlockhash: boolean; accounts?: string[] },
+  ): SimulationResult {
+    if (!opts.replaceRecentBlockhash && !this.hasValidLifetime(tx))
+      return failedSimulation(BLOCKHASH_NOT_FOUND, tx);
+    let keys: ResolvedKeys;
+    try {
+      keys = this.resolveKeys(tx);
+    } catch (err) {
+      if (!(err instanceof TransactionRefused)) throw err;
+      return failedSimulation(err.error, tx);
+    }
+    if (!opts.sigVerify) this.svm.setSigverify(false);
+    let result;
+    try {
+      result =
+        tx.version === 'legacy'
+          ? this.svm.simulateLegacyTransaction(tx.bytes)
+          : this.svm.simulateVersionedTransaction(tx.bytes);
+    } finally {
+      if (!opts.sigVerify) this.svm.setSigverify(true);
+    }
+    const requested = opts.accounts ?? [];
+    if (result instanceof FailedTransactionMetadata) {
+      const mapped = mapTransactionError(result);
+      return {
+        accountKeys: keys.accountKeys,
+        err: mapped.json,
+        errMessage: mapped.message,
+        details: toDetails(result.meta()),
+        fee: computeFee(tx),
+        postAccounts: requested.map(() => null),
+      };
+    }
+    const post = new Map<string, AccountState | null>();
+    for (const entry of result.postAccounts())
+      post.set(bs58.encode(entry.address), toAccountState(entry.account()));
+    return {
+      accountKeys: keys.accountKeys,
+      err: null,
+      errMessage: null,
+      details: toDetails(result.meta()),
+      fee: computeFee(tx),
+      postAccounts: requested.map((address) =>
+        post.has(address) ? (post.get(address) ?? null) : this.getAccount(address),
+      ),
+    };
+  }
+
+  airdrop(to: string, lamports: bigint): string {
+    this.topUpFaucet(lamports);
+    // Identical airdrops in one slot would share a signature: use an older, still valid blockhash.
+    for (const blockhash of this.blockhashes.newestFirst()) {
+      const { signature, bytes } = this.faucet.transfer(to, lamports, blockhash);
+      if (this.store.has(signature)) continue;
+      this.submit(decodeBytes(bytes), { skipPreflight: true });
+      return signature;
+    }
+    throw new Error('too many identical airdrops in the current blockhash window');
+  }
+
+  /** Accounts touched through the RPC that a restart should bring back (not programs nor sysvars). */
+  exportAccounts(): SnapshotAccount[] {
+    const accounts: SnapshotAccount[] = [];
+    for (const address of this.knownAddresses) {
+      const account = this.getAccount(address);
+      if (!account || NON_SNAPSHOT_OWNERS.has(account.owner)) continue;
+      if (account.executable && account.owner !== UPGRADEABLE_LOADER) continue;
+      accounts.push({ address, ...account });
+    }
+    return accounts;
+  }
+
+  importAccounts(accounts: SnapshotAccount[]): void {
+    for (const { address, lamports, data, owner, executable, rentEpoch } of accounts) {
+      this.svm.setAccount(
+        bs58.decode(address),
+        new Account(lamports, data, bs58.decode(owner), executable, rentEpoch),
+      );
+      this.knownAddresses.add(address);
+    }
+    this.changes++;
+  }
+
+  /**
+   * Runs the transaction once. With preflight, a failure is undone (the fee given back) and
+   * reported as a refused preflight: the same outcome as simulating first, at half the cost.
+   */
+  private execute(tx: WireTransaction, opts: { preflight: boolean }): SubmitResult {
+    let keys: ResolvedKeys;
+    try {
+      keys = this.resolveKeys(tx);
+    } catch (err) {
+      if (!(err instanceof TransactionRefused)) throw err;
+      const { error } = err;
+      return opts.preflight
+        ? { status: 'rejected', simulation: failedSimulation(error, tx) }
+        : { status: 'dropped', signature: tx.signature };
+    }
+    const preBalances = keys.keyBytes.map((key) => this.svm.getBalance(key) ?? 0n);
+    const preTokenBalances = this.tokenBalances(tx, keys);
+    const undo = opts.preflight ? this.captureFeeAccounts(tx, keys) : undefined;
+    const result =
+      tx.version === 'legacy'
+        ? this.svm.sendLegacyTransaction(tx.bytes)
+        : this.svm.sendVersionedTransaction(tx.bytes);
+    const postBalances = keys.keyBytes.map((key) => this.svm.getBalance(key) ?? 0n);
+
+    if (result instanceof FailedTransactionMetadata) {
+      const error = mapTransactionError(result);
+      // No fee charged: refused before execution (bad signature, unfunded payer...). A validator
+      // drops such a transaction; it never lands.
+      const charged = postBalances[0] !== preBalances[0];
+      if (undo || !charged) {
+        if (charged) undo?.();
+        if (!opts.preflight) return { status: 'dropped', signature: tx.signature };
+        const simulation: SimulationResult = {
+          accountKeys: keys.accountKeys,
+          err: error.json,
+          errMessage: error.message,
+          details: toDetails(result.meta()),
+          fee: computeFee(tx),
+          postAccounts: [],
+        };
+        return { status: 'rejected', simulation };
+      }
+    }
+
+    const failed = result instanceof FailedTransactionMetadata;
+    const meta = failed ? result.meta() : result;
+    let details: ExecutionDetails | undefined;
+    const record: TransactionRecord = {
+      signature: tx.signature,
+      slot: this.currentSlot,
+      blockTime: Math.floor(Date.now() / 1000),
+      tx,
+      accountKeys: keys.accountKeys,
+      loadedAddresses: keys.loadedAddresses,
+      err: failed ? mapTransactionError(result).json : null,
+      fee: computeFee(tx),
+      preBalances,
+      postBalances,
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(tx, keys),
+      details: () => (details ??= toDetails(meta)),
+    };
+    this.store.add(record, this.currentSlot);
+    this.transactions++;
+    this.changes++;
+    for (const address of keys.accountKeys) this.knownAddresses.add(address);
+    this.notePriorityFee(tx);
+    const writableKeys = keys.accountKeys.filter((_, i) => keys.writable[i]);
+    for (const listener of this.listeners) listener.onTransaction?.(record, writableKeys);
+    return { status: 'landed', record };
+  }
+
+  /** A failed transaction changes only the fee payer and, with a durable nonce, the nonce account. */
+  private captureFeeAccounts(tx: WireTransaction, keys: ResolvedKeys): () => void {
+    const indexes = [0];
+    if (this.usesCurrentDurableNonce(tx)) indexes.push(tx.instructions[0].accounts[0]);
+    const saved = indexes.map((i) => ({
+      key: keys.keyBytes[i],
+      account: this.svm.getAccount(keys.keyBytes[i]),
+    }));
+    return () => {
+      for (const { key, account } of saved) if (account) this.svm.setAccount(key, account);
+    };
+  }
+
+  private hasValidLifetime(tx: WireTransaction): boolean {
+    return this.isBlockhashValid(tx.recentBlockhash) || this.usesCurrentDurableNonce(tx);
+  }
+
+  /** A durable-nonce transaction: first instruction AdvanceNonceAccount, nonce account holding the blockhash. */
+  private usesCurrentDurableNonce(tx: WireTransaction): boolean {
+    const first = tx.instructions[0];
+    if (!first || tx.staticAccounts[first.programIdIndex] !== SYSTEM_PROGRAM) return false;
+    if (first.data.length < 4 || first.data[0] !== 4 || first.data[1] !== 0) return false;
+    const nonceAddress = tx.staticAccounts[first.accounts[0]];
+    if (!nonceAddress) return false;
+    const nonce = this.getAccount(nonceAddress);
+    if (!nonce || nonce.owner !== SYSTEM_PROGRAM || nonce.data.length !== NONCE_ACCOUNT_SIZE)
+      return false;
+    return bs58.encode(nonce.data.subarray(40, 72)) === tx.recentBlockhash;
+  }
+
+  private resolveKeys(tx: WireTransaction): ResolvedKeys {
+    const accountKeys = [...tx.staticAccounts];
+    const writable = accountKeys.map((_, i) => isWritable(tx, i));
+    const loadedAddresses = { writable: [] as string[], readonly: [] as string[] };
+    for (const lookup of tx.addressTableLookups) {
+      const table = this.getAccount(lookup.accountKey);
+      if (!table)
+        throw refused(
+          'AddressLookupTableNotFound',
+          "Transaction loads an address table account that doesn't exist",
+        );
+      if (table.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM) {
+        throw refused(
+          'InvalidAddressLookupTableOwner',
+          'Transaction loads an address table account with an invalid owner',
+        );
+      }
+      const entries = (table.data.length - LOOKUP_TABLE_META_SIZE) / 32;
+      const read = (index: number): string => {
+        if (index >= entries)
+          throw refused(
+            'InvalidAddressLookupTableIndex',
+            'Transaction address table lookup uses an invalid index',
+          );
+        const offset = LOOKUP_TABLE_META_SIZE + index * 32;
+        return bs58.encode(table.data.subarray(offset, offset + 32));
+      };
+      loadedAddresses.writable.push(...lookup.writableIndexes.map(read));
+      loadedAddresses.readonly.push(...lookup.readonlyIndexes.map(read));
+    }
+    accountKeys.push(...loadedAddresses.writable, ...loadedAddresses.readonly);
+    writable.push(
+      ...loadedAddresses.writable.map(() => true),
+      ...loadedAddresses.readonly.map(() => false),
+    );
+    return {
+      accountKeys,
+      keyBytes: accountKeys.map((key) => bs58.decode(key)),
+      writable,
+      loadedAddresses,
+    };
+  }
+
+  private tokenBalances(tx: WireTransaction, keys: ResolvedKeys): TokenBalance[] {
+    const programIndexes = new Set(tx.instructions.map((ix) => ix.programIdIndex));
+    const balances: TokenBalance[] = [];
+    const decimalsByMint = new Map<string, number | undefined>();
+    keys.keyBytes.forEach((key, accountIndex) => {
+      if (programIndexes.has(accountIndex)) return;
+      const account = this.svm.getAccount(key);
+      if (!account || account.lamports() === 0n) return;
+      const programId = tokenProgramOf(account.owner());
+      if (!programId) return;
+      const token = readTokenAccount(account.data());
+      if (!token) return;
+      if (!decimalsByMint.has(token.mint)) {
+        const mint = this.svm.getAccount(bs58.decode(token.mint));
+        decimalsByMint.set(token.mint, mint ? readMintDecimals(mint.data()) : undefined);
+      }
+      const decimals = decimalsByMint.get(token.mint);
+      if (decimals === undefined) return;
+      balances.push({
+        accountIndex,
+        mint: token.mint,
+        owner: token.owner,
+        programId,
+        uiTokenAmount: uiTokenAmount(token.amount, decimals),
+      });
+    });
+    return balances;
+  }
+
+  private notePriorityFee(tx: WireTransaction): void {
+    const price = readComputeBudget(tx).microLamportsPerUnit;
+    const current = this.minPriorityFeeBySlot.get(this.currentSlot);
+    if (current === undefined || price < current)
+      this.minPriorityFeeBySlot.set(this.currentSlot, price);
+  }
+
+  private topUpFaucet(lamports: bigint): void {
+    if (lamports > FAUCET_LAMPORTS / 10n) throw new RangeError('airdrop too large');
+    const balance = this.svm.getBalance(this.faucet.addressBytes) ?? 0n;
+    if (balance >= lamports + 1_000_000_000n) return;
+    this.svm.setAccount(
+      this.faucet.addressBytes,
+      new Account(
+        FAUCET_LAMPORTS,
+        new Uint8Array(0),
+        bs58.decode(SYSTEM_PROGRAM),
+        false,
+        RENT_EXEMPT_EPOCH,
+      ),
+    );
+  }
+
+  private applyClock(): void {
+    const epoch = BigInt(Math.floor(this.currentSlot / this.slotsPerEpoch));
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    this.svm.setClock(new Clock(BigInt(this.currentSlot), now, epoch, epoch + 1n, now));
+  }
+}
+
+const TOKEN_PROGRAM_BYTES = Buffer.from(bs58.decode(TOKEN_PROGRAM));
+const TOKEN_2022_PROGRAM_BYTES = Buffer.from(bs58.decode(TOKEN_2022_PROGRAM));
+
+function tokenProgramOf(owner: Uint8Array): string | undefined {
+  if (TOKEN_PROGRAM_BYTES.equals(owner)) return TOKEN_PROGRAM;
+  if (TOKEN_2022_PROGRAM_BYTES.equals(owner)) return TOKEN_2022_PROGRAM;
+  return undefined;
+}
+
+function refused(name: string, message: string): TransactionRefused {
+  return new TransactionRefused({ json: name, message });
+}
+
+function failedSimulation(error: MappedTransactionError, tx: WireTransaction): SimulationResult {
+  return {
+    accountKeys: tx.staticAccounts,
+    err: error.json,
+    errMessage: error.message,
+    details: EMPTY_DETAILS,
+    fee: computeFee(tx),
+    postAccounts: [],
+  };
+}
+
+function toAccountState(account: Account | null): AccountState | null {
+  if (!account || account.lamports() === 0n) return null;
+  return {
+    lamports: account.lamports(),
+    owner: bs58.encode(account.owner()),
+    executable: account.executable(),
+    rentEpoch: account.rentEpoch(),
+    data: account.data(),
+  };
+}
+
+function toDetails(meta: TransactionMetadata): ExecutionDetails {
+  const returnData = meta.returnData();
+  const returnBytes = returnData.data();
+  return {
+    logs: meta.logs(),
+    innerInstructions: meta
+      .innerInstructions()
+      .map((instructions, index) => ({
+        index,
+        instructions: instructions.map((inner) => {
+          const ix = inner.instruction();
+          return {
+            programIdIndex: ix.programIdIndex(),
+            accounts: [...ix.accounts()],
+            data: bs58.encode(ix.data()),
+            stackHeight: inner.stackHeight(),
+          };
+        }),
+      }))
+      .filter((entry) => entry.instructions.length > 0),
+    computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+    returnData:
+      returnBytes.length > 0
+        ? {
+            programId: bs58.encode(returnData.programId()),
+            data: [Buffer.from(returnBytes).toString('base64'), 'base64'],
+          }
+        : null,
+  };
+}

@@ -1,0 +1,241 @@
+import {
+  addDecoderSizePrefix,
+  fixDecoderSize,
+  getArrayDecoder,
+  getBytesDecoder,
+  getShortU16Decoder,
+  getStructDecoder,
+  getU8Decoder,
+  type ReadonlyUint8Array,
+} from '@solana/kit';
+import bs58 from 'bs58';
+import { RpcError, RpcErrorCode } from './rpc.errors';
+
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+
+export interface MessageHeader {
+  numRequiredSignatures: number;
+  numReadonlySignedAccounts: number;
+  numReadonlyUnsignedAccounts: number;
+}
+
+export interface WireInstruction {
+  programIdIndex: number;
+  accounts: number[];
+  data: Uint8Array;
+}
+
+export interface AddressTableLookup {
+  accountKey: string;
+  writableIndexes: number[];
+  readonlyIndexes: number[];
+}
+
+/** A signed transaction as received on the wire, decoded with @solana/kit. */
+export interface WireTransaction {
+  bytes: Uint8Array;
+  signature: string;
+  signatures: string[];
+  version: 'legacy' | 0;
+  header: MessageHeader;
+  staticAccounts: string[];
+  recentBlockhash: string;
+  instructions: WireInstruction[];
+  addressTableLookups: AddressTableLookup[];
+}
+
+/*
+ * The wire format decoded with @solana/kit's codecs. Not kit's getTransactionDecoder and
+ * getCompiledTransactionMessageDecoder themselves: they turn every address into base58 through
+ * BigInt arithmetic (about 100 µs per transfer, more than litesvm's execution); here addresses
+ * stay bytes until `addressText`, which uses bs58 and caches.
+ */
+const shortU16 = getShortU16Decoder();
+const rawAddress = fixDecoderSize(getBytesDecoder(), 32);
+const NO_SIGNATURE = bs58.encode(new Uint8Array(64));
+const signaturesDecoder = getArrayDecoder(fixDecoderSize(getBytesDecoder(), 64), {
+  size: shortU16,
+});
+const messageBodyDecoder = getStructDecoder([
+  [
+    'header',
+    getStructDecoder([
+      ['numRequiredSignatures', getU8Decoder()],
+      ['numReadonlySignedAccounts', getU8Decoder()],
+      ['numReadonlyUnsignedAccounts', getU8Decoder()],
+    ]),
+  ],
+  ['staticAccounts', getArrayDecoder(rawAddress, { size: shortU16 })],
+  ['recentBlockhash', rawAddress],
+  [
+    'instructions',
+    getArrayDecoder(
+      getStructDecoder([
+        ['programIdIndex', getU8Decoder()],
+        ['accounts', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
+        ['data', addDecoderSizePrefix(getBytesDecoder(), shortU16)],
+      ]),
+      { size: shortU16 },
+    ),
+  ],
+]);
+const lookupsDecoder = getArrayDecoder(
+  getStructDecoder([
+    ['accountKey', rawAddress],
+    ['writableIndexes', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
+    ['readonlyIndexes', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
+  ]),
+  { size: shortU16 },
+);
+
+const ADDRESS_CACHE_SIZE = 50_000;
+const addressCache = new Map<string, string>();
+
+function addressText(bytes: ReadonlyUint8Array): string {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let text = addressCache.get(key);
+  if (text === undefined) {
+    text = bs58.encode(bytes as Uint8Array);
+    if (addressCache.size >= ADDRESS_CACHE_SIZE) addressCache.clear();
+    addressCache.set(key, text);
+  }
+  return text;
+}
+
+export type WireEncoding = 'base58' | 'base64';
+
+export function decodeWireTransaction(encoded: string, encoding: WireEncoding): WireTransaction {
+  const bytes = encoding === 'base64' ? Buffer.from(encoded, 'base64') : decodeBase58(encoded);
+  if (bytes.length === 0) throw RpcError.invalidParams('invalid transaction: empty');
+  if (bytes.length > 1232) {
+    throw RpcError.invalidParams(
+      `${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${bytes.length} bytes (max: 1232 bytes)`,
+    );
+  }
+  try {
+    return decodeBytes(bytes);
+  } catch (err) {
+    if (err instanceof RpcError) throw err;
+    throw RpcError.invalidParams(
+      `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(err as Error).message}`,
+    );
+  }
+}
+
+export function decodeMessageBytes(
+  bytes: ReadonlyUint8Array,
+): Omit<WireTransaction, 'bytes' | 'signature' | 'signatures'> {
+  const versioned = (bytes[0] & 0x80) !== 0;
+  const version = versioned ? bytes[0] & 0x7f : 'legacy';
+  if (version !== 'legacy' && version !== 0) {
+    throw new RpcError(
+      RpcErrorCode.unsupportedTransactionVersion,
+      `Transaction version (${version}) is not supported`,
+    );
+  }
+  const [body, offset] = messageBodyDecoder.read(bytes, versioned ? 1 : 0);
+  const lookups = version === 0 ? lookupsDecoder.read(bytes, offset) : undefined;
+  if ((lookups ? lookups[1] : offset) !== bytes.length)
+    throw new Error('trailing bytes after the message');
+  return {
+    version,
+    header: body.header,
+    staticAccounts: body.staticAccounts.map(addressText),
+    recentBlockhash: addressText(body.recentBlockhash),
+    instructions: body.instructions.map((ix) => ({
+      programIdIndex: ix.programIdIndex,
+      accounts: ix.accounts,
+      data: ix.data as Uint8Array,
+    })),
+    addressTableLookups: (lookups?.[0] ?? []).map((lookup) => ({
+      accountKey: addressText(lookup.accountKey),
+      writableIndexes: lookup.writableIndexes,
+      readonlyIndexes: lookup.readonlyIndexes,
+    })),
+  };
+}
+
+export function decodeBytes(bytes: Uint8Array): WireTransaction {
+  const [rawSignatures, messageOffset] = signaturesDecoder.read(bytes, 0);
+  const message = decodeMessageBytes(bytes.subarray(messageOffset));
+  const signatures = rawSignatures.map((sig) =>
+    sig.some((b) => b !== 0) ? bs58.encode(sig as Uint8Array) : NO_SIGNATURE,
+  );
+  if (signatures.length !== message.header.numRequiredSignatures || signatures.length === 0) {
+    throw new RpcError(
+      RpcErrorCode.transactionSignatureLenMismatch,
+      'Transaction signature length mismatch',
+    );
+  }
+  return { bytes, signature: signatures[0], signatures, ...message };
+}
+
+function decodeBase58(encoded: string): Uint8Array {
+  if (encoded.length > 1683) {
+    throw RpcError.invalidParams(
+      `base58 encoded solana_transaction::versioned::VersionedTransaction too large: ${encoded.length} bytes (max: encoded/raw 1683/1232)`,
+    );
+  }
+  try {
+    return bs58.decode(encoded);
+  } catch {
+    throw RpcError.invalidParams('invalid base58 encoding: InvalidCharacter');
+  }
+}
+
+export function isWritable(
+  tx: Pick<WireTransaction, 'header' | 'staticAccounts'>,
+  index: number,
+): boolean {
+  const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } =
+    tx.header;
+  if (index < numRequiredSignatures)
+    return index < numRequiredSignatures - numReadonlySignedAccounts;
+  if (index < tx.staticAccounts.length)
+    return index < tx.staticAccounts.length - numReadonlyUnsignedAccounts;
+  return false;
+}
+
+export interface ComputeBudgetSettings {
+  unitLimit: number | undefined;
+  microLamportsPerUnit: bigint;
+}
+
+export function readComputeBudget(
+  tx: Pick<WireTransaction, 'staticAccounts' | 'instructions'>,
+): ComputeBudgetSettings {
+  let unitLimit: number | undefined;
+  let microLamportsPerUnit = 0n;
+  for (const ix of tx.instructions) {
+    if (tx.staticAccounts[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM) continue;
+    const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
+    if (ix.data[0] === 2 && ix.data.length >= 5) unitLimit = view.getUint32(1, true);
+    if (ix.data[0] === 3 && ix.data.length >= 9) microLamportsPerUnit = view.getBigUint64(1, true);
+  }
+  return { unitLimit, microLamportsPerUnit };
+}
+
+const LAMPORTS_PER_SIGNATURE = 5000n;
+const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
+const MAX_UNITS = 1_400_000;
+
+/**
+ * The fee the runtime charges: 5,000 lamports per signature plus the priority fee. litesvm does not
+ * report it; without an explicit unit limit the priority fee uses 200k units per instruction, as
+ * older validators did.
+ */
+export function computeFee(
+  tx: Pick<WireTransaction, 'header' | 'staticAccounts' | 'instructions'>,
+): bigint {
+  const base = LAMPORTS_PER_SIGNATURE * BigInt(tx.header.numRequiredSignatures);
+  const budget = readComputeBudget(tx);
+  if (budget.microLamportsPerUnit === 0n) return base;
+  const nonBudget = tx.instructions.filter(
+    (ix) => tx.staticAccounts[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM,
+  ).length;
+  const units = BigInt(
+    budget.unitLimit ?? Math.min(MAX_UNITS, nonBudget * DEFAULT_UNITS_PER_INSTRUCTION),
+  );
+  return base + (budget.microLamportsPerUnit * units + 999_999n) / 1_000_000n;
+}

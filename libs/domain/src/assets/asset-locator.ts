@@ -32,7 +32,12 @@ export class AssetLocator {
       : this.networksOf(canonical.family);
     for (const definition of uniqueChains(candidates)) {
       const asset = await this.assets.findAsset(definition.chainKey, canonical.address);
-      if (asset && asset.accountId === accountId && asset.kind === kind) {
+      if (
+        asset &&
+        asset.accountId === accountId &&
+        asset.kind === kind &&
+        (!network || definition.network === asset.network)
+      ) {
         return { asset, network: this.networks.resolve(network ?? asset.network) };
       }
     }

@@ -53,6 +53,8 @@ export interface AppConfig {
     networks: ConcreteNetwork[] | 'all';
     /** Jobs in flight per queue: confirmations overlap, sends stay ordered per wallet. */
     concurrency: number;
+    /** A job whose worker stopped renewing its lock (it died) is run again after this long. */
+    jobLockMs: number;
     /** How often the reconciler looks for operations that lost their job. */
     reconcileIntervalMs: number;
     /** How long an unsettled operation may sit untouched before the reconciler re-enqueues it. */

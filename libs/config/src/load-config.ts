@@ -82,6 +82,7 @@ export function loadConfig(env: Env): AppConfig {
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),
       concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 64, 1, 1000),
+      jobLockMs: integer('JOB_LOCK_MS', env.JOB_LOCK_MS, 30_000, 500),
       reconcileIntervalMs: integer('RECONCILE_INTERVAL_MS', env.RECONCILE_INTERVAL_MS, 5_000, 100),
       reconcileAfterMs: integer('RECONCILE_AFTER_MS', env.RECONCILE_AFTER_MS, 30_000, 100),
       rebroadcastAfterMs: integer('REBROADCAST_AFTER_MS', env.REBROADCAST_AFTER_MS, 15_000, 100),

@@ -34,9 +34,9 @@ export class OperationsProcessor implements OnApplicationBootstrap, OnApplicatio
           connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
           prefix: this.config.queue.prefix,
           concurrency: this.config.worker.concurrency,
-          // A job whose worker died is picked up again after this long.
-          lockDuration: 30_000,
-          stalledInterval: 5_000,
+          // A job whose worker died is picked up again once its lock lapses.
+          lockDuration: this.config.worker.jobLockMs,
+          stalledInterval: Math.max(250, Math.floor(this.config.worker.jobLockMs / 2)),
           maxStalledCount: 1_000,
         },
       );

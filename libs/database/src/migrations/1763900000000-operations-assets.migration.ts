@@ -33,10 +33,11 @@ export class OperationsAssets1763900000000 implements MigrationInterface {
       `CREATE INDEX operations_unsettled_idx ON operations (updated_at)
        WHERE status IN ('queued', 'signed', 'submitted')`,
     );
-    // The last line of defence against a doubled send: one operation per nonce of a wallet.
+    // The last line of defence against a doubled send: one transaction in flight per nonce of
+    // a wallet. (Settled ones may share a nonce: a chain that was reset reuses them.)
     await runner.query(
       `CREATE UNIQUE INDEX operations_wallet_nonce_idx ON operations (chain_key, signer, nonce)
-       WHERE nonce IS NOT NULL`,
+       WHERE status IN ('signed', 'submitted')`,
     );
     await runner.query(`
       CREATE TABLE idempotency_keys (

@@ -22,6 +22,7 @@ export class AccountRepository {
       .into(AccountEntity)
       .values(account)
       .orIgnore()
+      .returning('id')
       .execute();
     return (result.raw as unknown[]).length > 0;
   }

@@ -17,6 +17,7 @@ export class IdempotencyRepository {
       .into(IdempotencyKeyEntity)
       .values(entry)
       .orIgnore()
+      .returning('key')
       .execute();
     return (result.raw as unknown[]).length > 0;
   }

@@ -77,28 +77,31 @@ export class OperationSubmitter {
       now.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
     );
 
-    const claimed = await this.dataSource.transaction(async (manager) => {
-      if (idempotency) {
-        await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
-        const won = await this.idempotency.claim(manager, {
-          accountId: submission.accountId,
-          key: idempotency.key,
-          requestHash,
-          operationId: operation.id,
-          createdAt: now,
-        });
-        if (!won) return false;
-      }
-      await this.operations.insert(manager, operation);
-      await submission.alsoWrite?.(manager);
-      return true;
-    });
-
-    if (!claimed && idempotency) {
-      return {
-        operation: await this.replay(submission.accountId, idempotency.key, requestHash, notBefore),
-        replayed: true,
-      };
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await this.operations.insert(manager, operation);
+        await submission.alsoWrite?.(manager);
+        if (idempotency) {
+          await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
+          const won = await this.idempotency.claim(manager, {
+            accountId: submission.accountId,
+            key: idempotency.key,
+            requestHash,
+            operationId: operation.id,
+            createdAt: now,
+          });
+          if (!won) throw new KeyAlreadyClaimed();
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof KeyAlreadyClaimed) || !idempotency) throw error;
+      const earlier = await this.replay(
+        submission.accountId,
+        idempotency.key,
+        requestHash,
+        notBefore,
+      );
+      return { operation: earlier, replayed: true };
     }
     await this.queue.enqueue(operation).catch((error: unknown) => {
       this.logger.warn(
@@ -125,6 +128,9 @@ export class OperationSubmitter {
     return operation;
   }
 }
+
+/** Rolls back an operation whose Idempotency-Key an earlier request holds. */
+class KeyAlreadyClaimed extends Error {}
 
 /** A stable hash of a JSON value: object keys sorted, so key order does not matter. */
 export function hashOf(value: unknown): string {

@@ -982,6 +982,35 @@ describe('errors', () => {
       expectError(response, 400, 'Bad request', /token_id is required on EVM/);
     });
 
+    it.each(['abc', '-1', '1.5', '01', ''])(
+      'refuses the malformed token id %p',
+      async (tokenId) => {
+        const transfer = await user.api.post(`/nfts/${collection}/transfer`, {
+          recipient: randomAddress(),
+          token_id: tokenId,
+        });
+        expectError(transfer, 400, 'Bad request', /token_id must be a token id/);
+        const burn = await user.api.post(`/nfts/${collection}/burn`, { tokenId });
+        expectError(burn, 400, 'Bad request', /tokenId must be a token id/);
+        const get = await user.api.get(
+          `/nfts/${collection}?token_id=${encodeURIComponent(tokenId)}`,
+        );
+        expectError(get, 400, 'Bad request', /token_id must be a token id/);
+      },
+    );
+
+    it('refuses the zero address as a recipient before sending anything', async () => {
+      const zero = '0x' + '0'.repeat(40);
+      const nonce = await nonceOf(user.wallet);
+      const mint = await user.api.post(`/nfts/${collection}/mint`, {
+        name: 'lost',
+        images: [IMAGE],
+        recipient: zero,
+      });
+      expectError(mint, 400, 'Bad request', /zero address/);
+      expect(await nonceOf(user.wallet)).toBe(nonce);
+    });
+
     it.each([
       ['no recipient', () => ({ token_id: heldItem }), /recipient/],
       [

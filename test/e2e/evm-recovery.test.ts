@@ -49,7 +49,7 @@ describe('EVM recovery', () => {
         'SELECT status, tx_hash, nonce FROM operations WHERE id = $1',
         [id],
       )
-    )[0]!;
+    )[0];
 
   const mintAsync = async (name: string): Promise<string> => {
     const response = await api.post(
@@ -157,7 +157,7 @@ describe('EVM recovery', () => {
         'SELECT nonce FROM operations WHERE id = $1',
         [behind.body.data.operation_id],
       )
-    )[0]!;
+    )[0];
     expect(Number(row.nonce)).toBe(current - 3);
     provider.destroy();
   });

@@ -54,6 +54,11 @@ export class AssetLocator {
   recipient(network: NetworkDefinition, address: string, field = 'recipient'): string {
     const canonical = this.chains.adapter(network.family).normalizeAddress(address);
     if (!canonical) throw AppError.badRequest(`${field} is not a ${network.network} address.`);
+    if (/^0x0{40}$/.test(canonical)) {
+      throw AppError.badRequest(
+        `${field} must not be the zero address: tokens sent there are lost.`,
+      );
+    }
     return canonical;
   }
 

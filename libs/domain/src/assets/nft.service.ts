@@ -235,6 +235,7 @@ export class NftService {
       const minted = await readMintedCount(provider, asset.address).catch(() => rpcDown(evm));
       return collectionView(asset, minted);
     }
+    checkEvmTokenId(tokenId, 'token_id');
     const item = await this.assets.findItem(asset.id, tokenId);
     if (!item) throw AppError.notFound(`No token ${tokenId} in collection ${asset.address}.`);
     const owner = item.burned ? null : await readNftOwner(provider, asset.address, item.tokenId);
@@ -243,8 +244,10 @@ export class NftService {
 
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
   private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
-    if (input.token_id === undefined)
+    if (input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
+    }
+    checkEvmTokenId(input.token_id, field);
     const { asset, network } = await this.locator.ownAsset(
       accountId,
       'collection',
@@ -300,6 +303,13 @@ function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | 
     attributes: item.details.attributes,
     created_at: item.createdAt.toISOString(),
   };
+}
+
+/** EVM token ids are unsigned integers, written in decimal without leading zeros. */
+function checkEvmTokenId(tokenId: string, field: string): void {
+  if (!/^(0|[1-9]\d{0,77})$/.test(tokenId)) {
+    throw AppError.badRequest(`${field} must be a token id: a non-negative integer.`);
+  }
 }
 
 function supported(network: NetworkDefinition) {

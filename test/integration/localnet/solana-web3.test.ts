@@ -1,4 +1,5 @@
 import {
+  AddressLookupTableProgram,
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
@@ -6,7 +7,11 @@ import {
   SystemProgram,
   Transaction,
   sendAndConfirmTransaction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AddressLookupTableAccount,
   type Connection,
+  type TransactionInstruction,
 } from '@solana/web3.js';
 import {
   ExtensionType,
@@ -492,6 +497,66 @@ describe('Solana RPC over litesvm, driven by web3.js and spl-token', () => {
         await getMint(connection, collection.publicKey, 'confirmed', TOKEN_2022_PROGRAM_ID),
       )?.size,
     ).toBe(BigInt(1));
+  });
+
+  it('runs versioned transactions through an address lookup table', async () => {
+    const sendV0 = async (
+      instructions: TransactionInstruction[],
+      tables: AddressLookupTableAccount[] = [],
+    ) => {
+      const latest = await connection.getLatestBlockhash();
+      const message = new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: latest.blockhash,
+        instructions,
+      }).compileToV0Message(tables);
+      const tx = new VersionedTransaction(message);
+      tx.sign([payer]);
+      const signature = await connection.sendTransaction(tx);
+      expect((await connection.confirmTransaction({ signature, ...latest })).value.err).toBeNull();
+      return signature;
+    };
+    const recipients = Array.from({ length: 3 }, () => Keypair.generate().publicKey);
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      recentSlot: await connection.getSlot(),
+    });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      payer: payer.publicKey,
+      authority: payer.publicKey,
+      lookupTable: table,
+      addresses: recipients,
+    });
+    await sendV0([create, extend]);
+    const extendedAt = await connection.getSlot();
+    while ((await connection.getSlot()) <= extendedAt) await new Promise((r) => setTimeout(r, 50));
+
+    const lookup = (await connection.getAddressLookupTable(table)).value!;
+    expect(lookup.state.addresses.map((a) => a.toBase58())).toEqual(
+      recipients.map((r) => r.toBase58()),
+    );
+    const signature = await sendV0(
+      recipients.map((to) =>
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: to,
+          lamports: LAMPORTS_PER_SOL,
+        }),
+      ),
+      [lookup],
+    );
+    const fetched = await connection.getTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(fetched?.version).toBe(0);
+    expect(fetched?.meta?.loadedAddresses?.writable.map((a) => a.toBase58())).toEqual(
+      recipients.map((r) => r.toBase58()),
+    );
+    expect(await connection.getBalance(recipients[2])).toBe(LAMPORTS_PER_SOL);
+    await expect(connection.getTransaction(signature)).rejects.toThrow(
+      'Transaction version (0) is not supported',
+    );
   });
 
   it('lands 500 transfers sent at once and confirms them over the WebSocket', async () => {

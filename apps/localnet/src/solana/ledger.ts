@@ -3,6 +3,7 @@ import {
   Clock,
   FailedTransactionMetadata,
   LiteSvm,
+  type SlotHashInput,
   type TransactionMetadata,
 } from 'litesvm/dist/internal';
 import bs58 from 'bs58';
@@ -45,6 +46,7 @@ import {
 /** Blocks a blockhash stays valid for, as on mainnet. */
 export const MAX_PROCESSING_AGE = 150;
 const RECORD_CAPACITY = 100_000;
+const MAX_SLOT_HASHES = 512;
 const FAUCET_LAMPORTS = 1_000_000_000_000_000_000n;
 const RENT_EXEMPT_EPOCH = 18_446_744_073_709_551_615n;
 const ADDRESS_LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111';
@@ -86,6 +88,7 @@ export class Ledger {
   private readonly listeners: LedgerListener[] = [];
   private readonly knownAddresses = new Set<string>();
   private readonly minPriorityFeeBySlot = new Map<number, bigint>();
+  private readonly slotHashes: SlotHashInput[] = [];
   private readonly slotsPerEpoch: number;
   private currentSlot = 0;
   private transactions = 0;
@@ -99,7 +102,7 @@ export class Ledger {
     this.svm.setTransactionHistory(0n);
     this.slotsPerEpoch = Number(this.svm.getEpochSchedule().slotsPerEpoch);
     this.applyClock();
-    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+    this.issueBlockhash();
   }
 
   get slot(): number {
@@ -136,10 +139,10 @@ export class Ledger {
     this.currentSlot++;
     this.applyClock();
     this.svm.expireBlockhash();
-    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+    this.issueBlockhash();
     this.blockhashes.prune(this.currentSlot);
     this.minPriorityFeeBySlot.delete(this.currentSlot - MAX_PROCESSING_AGE);
-    for (const listener of this.listeners) listener.onSlot?.(this.currentSlot);
+    this.notify((listener) => listener.onSlot?.(this.currentSlot));
   }
 
   /** Jumps to a slot (restoring a snapshot); blockhashes issued before stay in the table. */
@@ -147,7 +150,7 @@ export class Ledger {
     this.currentSlot = slot;
     this.applyClock();
     this.svm.expireBlockhash();
-    this.blockhashes.issue(this.svm.latestBlockhash(), this.currentSlot);
+    this.issueBlockhash();
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
@@ -374,7 +377,7 @@ export class Ledger {
     for (const address of keys.accountKeys) this.knownAddresses.add(address);
     this.notePriorityFee(tx);
     const writableKeys = keys.accountKeys.filter((_, i) => keys.writable[i]);
-    for (const listener of this.listeners) listener.onTransaction?.(record, writableKeys);
+    this.notify((listener) => listener.onTransaction?.(record, writableKeys));
     return { status: 'landed', record };
   }
 
@@ -389,6 +392,17 @@ export class Ledger {
     return () => {
       for (const { key, account } of saved) if (account) this.svm.setAccount(key, account);
     };
+  }
+
+  /** A failing subscriber must not fail the transaction or stop the clock. */
+  private notify(call: (listener: LedgerListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (err) {
+        console.error('localnet: a ledger listener failed:', err);
+      }
+    }
   }
 
   private hasValidLifetime(tx: WireTransaction): boolean {
@@ -501,6 +515,19 @@ export class Ledger {
         RENT_EXEMPT_EPOCH,
       ),
     );
+  }
+
+  /**
+   * Records the slot's blockhash, and lists the slot in the SlotHashes sysvar (address lookup
+   * tables are derived from a recent slot). The current slot is listed too: every slot here is
+   * final at once, so clients pass it as "recent".
+   */
+  private issueBlockhash(): void {
+    const hash = this.svm.latestBlockhash();
+    this.blockhashes.issue(hash, this.currentSlot);
+    this.slotHashes.unshift({ slot: BigInt(this.currentSlot), hash });
+    if (this.slotHashes.length > MAX_SLOT_HASHES) this.slotHashes.pop();
+    this.svm.setSlotHashes(this.slotHashes);
   }
 
   private applyClock(): void {

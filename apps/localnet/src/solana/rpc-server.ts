@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonRpcDispatcher } from './json-rpc';
+import { RpcErrorCode } from './rpc.errors';
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
 
@@ -50,7 +51,16 @@ function handle(dispatcher: JsonRpcDispatcher, req: IncomingMessage, res: Server
   });
   req.on('end', () => {
     if (res.writableEnded) return;
-    const body = dispatcher.handle(Buffer.concat(chunks).toString('utf8'));
+    let body: string | undefined;
+    try {
+      body = dispatcher.handle(Buffer.concat(chunks).toString('utf8'));
+    } catch (err) {
+      const error = {
+        code: RpcErrorCode.internalError,
+        message: `Internal error: ${(err as Error).message}`,
+      };
+      body = JSON.stringify({ jsonrpc: '2.0', error, id: null });
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(body ?? '');
   });
 }

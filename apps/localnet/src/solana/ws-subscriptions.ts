@@ -2,7 +2,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { encodeAccount, parseAccountEncoding, type AccountEncoding } from './account.encoder';
+import {
+  encodeAccount,
+  parseAccountEncoding,
+  type AccountEncoding,
+  type MintDecimals,
+  type UiAccount,
+} from './account.encoder';
 import { parseFilters } from './methods/account.methods';
 import { mintDecimalsFrom } from './methods/method.util';
 import type { Ledger } from './ledger';
@@ -38,6 +44,14 @@ export class SubscriptionServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly byId = new Map<number, Subscription>();
   private readonly byKey = new Map<string, Set<Subscription>>();
+  private readonly countByKind: Record<Kind, number> = {
+    signature: 0,
+    account: 0,
+    program: 0,
+    slot: 0,
+    root: 0,
+    logs: 0,
+  };
   private readonly unsubscribeLedger: () => void;
   private nextId = 0;
   private ownServer: Server | undefined;
@@ -152,6 +166,7 @@ export class SubscriptionServer {
     ) => {
       const sub: Subscription = { id: this.nextId++, kind, socket, key, encoding, filters };
       this.byId.set(sub.id, sub);
+      this.countByKind[kind]++;
       const indexKey = `${kind}:${key}`;
       let set = this.byKey.get(indexKey);
       if (!set) this.byKey.set(indexKey, (set = new Set()));
@@ -234,7 +249,8 @@ export class SubscriptionServer {
   }
 
   private remove(sub: Subscription): void {
-    this.byId.delete(sub.id);
+    if (!this.byId.delete(sub.id)) return;
+    this.countByKind[sub.kind]--;
     const indexKey = `${sub.kind}:${sub.key}`;
     const set = this.byKey.get(indexKey);
     set?.delete(sub);
@@ -255,25 +271,25 @@ export class SubscriptionServer {
     for (const sub of this.subscribers('signature', record.signature) ?? [])
       this.notifySignature(sub, record);
     const context = { slot: record.slot };
-    if (this.byKey.size === 0) return;
-    const mintDecimals = mintDecimalsFrom(this.ledger);
-    for (const address of writableKeys) {
+    const watchesAccounts = this.countByKind.account > 0 || this.countByKind.program > 0;
+    const encode = subscriptionEncoder(mintDecimalsFrom(this.ledger));
+    for (const address of watchesAccounts ? writableKeys : []) {
       const accountSubs = this.subscribers('account', address);
       const account = this.ledger.getAccount(address);
       for (const sub of accountSubs ?? []) {
-        const value = encodeAccount(account ?? CLOSED_ACCOUNT, sub.encoding, { mintDecimals });
-        notify(sub, 'accountNotification', { context, value });
+        notify(sub, 'accountNotification', {
+          context,
+          value: encode(account ?? CLOSED_ACCOUNT, sub),
+        });
       }
       if (!account) continue;
       for (const sub of this.subscribers('program', account.owner) ?? []) {
         if (!sub.filters.every((matches) => matches(account.data))) continue;
-        const value = {
-          pubkey: address,
-          account: encodeAccount(account, sub.encoding, { mintDecimals }),
-        };
+        const value = { pubkey: address, account: encode(account, sub) };
         notify(sub, 'programNotification', { context, value });
       }
     }
+    if (this.countByKind.logs === 0) return;
     const logsSubs = [
       ...(this.subscribers('logs', '') ?? []),
       ...record.accountKeys.flatMap((key) => [...(this.subscribers('logs', key) ?? [])]),
@@ -291,6 +307,17 @@ export class SubscriptionServer {
     });
     this.remove(sub);
   }
+}
+
+/** Like the RPC's encoding, except that data too long for base58 goes out as base64. */
+function subscriptionEncoder(
+  mintDecimals: MintDecimals,
+): (account: AccountState, sub: Subscription) => UiAccount {
+  return (account, sub) => {
+    const tooLongForBase58 =
+      account.data.length > 128 && (sub.encoding === 'binary' || sub.encoding === 'base58');
+    return encodeAccount(account, tooLongForBase58 ? 'base64' : sub.encoding, { mintDecimals });
+  };
 }
 
 function notify(sub: Subscription, method: string, result: unknown): void {

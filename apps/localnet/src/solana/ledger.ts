@@ -4,30 +4,24 @@ import {
   FailedTransactionMetadata,
   LiteSvm,
   type SlotHashInput,
-  type TransactionMetadata,
 } from 'litesvm/dist/internal';
 import bs58 from 'bs58';
 import { createHash } from 'node:crypto';
 import { BlockhashTable } from './blockhash-table';
 import { Faucet } from './faucet';
+import { resolveAccountKeys, type ResolvedKeys } from './account-keys';
 import type {
   AccountState,
   ExecutionDetails,
   LedgerListener,
   SimulationResult,
   SubmitResult,
-  TokenBalance,
   TransactionRecord,
 } from './ledger.types';
 import { EMPTY_DETAILS } from './ledger.types';
 import { SignatureStore } from './signature-store';
-import {
-  readMintDecimals,
-  readTokenAccount,
-  TOKEN_2022_PROGRAM,
-  TOKEN_PROGRAM,
-  uiTokenAmount,
-} from './token.layout';
+import { toAccountState, toDetails } from './litesvm.mapper';
+import { readTokenBalances } from './token-balances';
 import {
   BLOCKHASH_NOT_FOUND,
   mapTransactionError,
@@ -37,7 +31,6 @@ import {
 import {
   computeFee,
   decodeBytes,
-  isWritable,
   readComputeBudget,
   SYSTEM_PROGRAM,
   type WireTransaction,
@@ -49,8 +42,6 @@ const RECORD_CAPACITY = 100_000;
 const MAX_SLOT_HASHES = 512;
 const FAUCET_LAMPORTS = 1_000_000_000_000_000_000n;
 const RENT_EXEMPT_EPOCH = 18_446_744_073_709_551_615n;
-const ADDRESS_LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111';
-const LOOKUP_TABLE_META_SIZE = 56;
 const NONCE_ACCOUNT_SIZE = 80;
 const NON_SNAPSHOT_OWNERS = new Set([
   'NativeLoader1111111111111111111111111111111',
@@ -64,13 +55,6 @@ export interface LedgerOptions {
 
 export interface SnapshotAccount extends AccountState {
   address: string;
-}
-
-interface ResolvedKeys {
-  accountKeys: string[];
-  keyBytes: Uint8Array[];
-  writable: boolean[];
-  loadedAddresses: { writable: string[]; readonly: string[] };
 }
 
 /**
@@ -232,7 +216,7 @@ export class Ledger {
       return failedSimulation(BLOCKHASH_NOT_FOUND, tx);
     let keys: ResolvedKeys;
     try {
-      keys = this.resolveKeys(tx);
+      keys = resolveAccountKeys(tx, (address) => this.getAccount(address));
     } catch (err) {
       if (!(err instanceof TransactionRefused)) throw err;
       return failedSimulation(err.error, tx);
@@ -316,7 +300,7 @@ export class Ledger {
   private execute(tx: WireTransaction, opts: { preflight: boolean }): SubmitResult {
     let keys: ResolvedKeys;
     try {
-      keys = this.resolveKeys(tx);
+      keys = resolveAccountKeys(tx, (address) => this.getAccount(address));
     } catch (err) {
       if (!(err instanceof TransactionRefused)) throw err;
       const { error } = err;
@@ -325,7 +309,7 @@ export class Ledger {
         : { status: 'dropped', signature: tx.signature };
     }
     const preBalances = keys.keyBytes.map((key) => this.svm.getBalance(key) ?? 0n);
-    const preTokenBalances = this.tokenBalances(tx, keys);
+    const preTokenBalances = readTokenBalances(tx, keys, (key) => this.svm.getAccount(key));
     const undo = opts.preflight ? this.captureFeeAccounts(tx, keys) : undefined;
     const result =
       tx.version === 'legacy'
@@ -368,7 +352,7 @@ export class Ledger {
       preBalances,
       postBalances,
       preTokenBalances,
-      postTokenBalances: this.tokenBalances(tx, keys),
+      postTokenBalances: readTokenBalances(tx, keys, (key) => this.svm.getAccount(key)),
       details: () => (details ??= toDetails(meta)),
     };
     this.store.add(record, this.currentSlot);
@@ -422,78 +406,6 @@ export class Ledger {
     return bs58.encode(nonce.data.subarray(40, 72)) === tx.recentBlockhash;
   }
 
-  private resolveKeys(tx: WireTransaction): ResolvedKeys {
-    const accountKeys = [...tx.staticAccounts];
-    const writable = accountKeys.map((_, i) => isWritable(tx, i));
-    const loadedAddresses = { writable: [] as string[], readonly: [] as string[] };
-    for (const lookup of tx.addressTableLookups) {
-      const table = this.getAccount(lookup.accountKey);
-      if (!table)
-        throw refused(
-          'AddressLookupTableNotFound',
-          "Transaction loads an address table account that doesn't exist",
-        );
-      if (table.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM) {
-        throw refused(
-          'InvalidAddressLookupTableOwner',
-          'Transaction loads an address table account with an invalid owner',
-        );
-      }
-      const entries = (table.data.length - LOOKUP_TABLE_META_SIZE) / 32;
-      const read = (index: number): string => {
-        if (index >= entries)
-          throw refused(
-            'InvalidAddressLookupTableIndex',
-            'Transaction address table lookup uses an invalid index',
-          );
-        const offset = LOOKUP_TABLE_META_SIZE + index * 32;
-        return bs58.encode(table.data.subarray(offset, offset + 32));
-      };
-      loadedAddresses.writable.push(...lookup.writableIndexes.map(read));
-      loadedAddresses.readonly.push(...lookup.readonlyIndexes.map(read));
-    }
-    accountKeys.push(...loadedAddresses.writable, ...loadedAddresses.readonly);
-    writable.push(
-      ...loadedAddresses.writable.map(() => true),
-      ...loadedAddresses.readonly.map(() => false),
-    );
-    return {
-      accountKeys,
-      keyBytes: accountKeys.map((key) => bs58.decode(key)),
-      writable,
-      loadedAddresses,
-    };
-  }
-
-  private tokenBalances(tx: WireTransaction, keys: ResolvedKeys): TokenBalance[] {
-    const programIndexes = new Set(tx.instructions.map((ix) => ix.programIdIndex));
-    const balances: TokenBalance[] = [];
-    const decimalsByMint = new Map<string, number | undefined>();
-    keys.keyBytes.forEach((key, accountIndex) => {
-      if (programIndexes.has(accountIndex)) return;
-      const account = this.svm.getAccount(key);
-      if (!account || account.lamports() === 0n) return;
-      const programId = tokenProgramOf(account.owner());
-      if (!programId) return;
-      const token = readTokenAccount(account.data());
-      if (!token) return;
-      if (!decimalsByMint.has(token.mint)) {
-        const mint = this.svm.getAccount(bs58.decode(token.mint));
-        decimalsByMint.set(token.mint, mint ? readMintDecimals(mint.data()) : undefined);
-      }
-      const decimals = decimalsByMint.get(token.mint);
-      if (decimals === undefined) return;
-      balances.push({
-        accountIndex,
-        mint: token.mint,
-        owner: token.owner,
-        programId,
-        uiTokenAmount: uiTokenAmount(token.amount, decimals),
-      });
-    });
-    return balances;
-  }
-
   private notePriorityFee(tx: WireTransaction): void {
     const price = readComputeBudget(tx).microLamportsPerUnit;
     const current = this.minPriorityFeeBySlot.get(this.currentSlot);
@@ -537,19 +449,6 @@ export class Ledger {
   }
 }
 
-const TOKEN_PROGRAM_BYTES = Buffer.from(bs58.decode(TOKEN_PROGRAM));
-const TOKEN_2022_PROGRAM_BYTES = Buffer.from(bs58.decode(TOKEN_2022_PROGRAM));
-
-function tokenProgramOf(owner: Uint8Array): string | undefined {
-  if (TOKEN_PROGRAM_BYTES.equals(owner)) return TOKEN_PROGRAM;
-  if (TOKEN_2022_PROGRAM_BYTES.equals(owner)) return TOKEN_2022_PROGRAM;
-  return undefined;
-}
-
-function refused(name: string, message: string): TransactionRefused {
-  return new TransactionRefused({ json: name, message });
-}
-
 function failedSimulation(error: MappedTransactionError, tx: WireTransaction): SimulationResult {
   return {
     accountKeys: tx.staticAccounts,
@@ -558,47 +457,5 @@ function failedSimulation(error: MappedTransactionError, tx: WireTransaction): S
     details: EMPTY_DETAILS,
     fee: computeFee(tx),
     postAccounts: [],
-  };
-}
-
-function toAccountState(account: Account | null): AccountState | null {
-  if (!account || account.lamports() === 0n) return null;
-  return {
-    lamports: account.lamports(),
-    owner: bs58.encode(account.owner()),
-    executable: account.executable(),
-    rentEpoch: account.rentEpoch(),
-    data: account.data(),
-  };
-}
-
-function toDetails(meta: TransactionMetadata): ExecutionDetails {
-  const returnData = meta.returnData();
-  const returnBytes = returnData.data();
-  return {
-    logs: meta.logs(),
-    innerInstructions: meta
-      .innerInstructions()
-      .map((instructions, index) => ({
-        index,
-        instructions: instructions.map((inner) => {
-          const ix = inner.instruction();
-          return {
-            programIdIndex: ix.programIdIndex(),
-            accounts: [...ix.accounts()],
-            data: bs58.encode(ix.data()),
-            stackHeight: inner.stackHeight(),
-          };
-        }),
-      }))
-      .filter((entry) => entry.instructions.length > 0),
-    computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
-    returnData:
-      returnBytes.length > 0
-        ? {
-            programId: bs58.encode(returnData.programId()),
-            data: [Buffer.from(returnBytes).toString('base64'), 'base64'],
-          }
-        : null,
   };
 }

@@ -1,4 +1,4 @@
-import { startLocalChains, type LocalChains } from '@app/localnet';
+import { startLocalChains, type LocalChains, type LocalChainsOptions } from '@app/localnet';
 import { HttpClient } from './http-client';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
 import { startTestServices, type TestServices } from './test-services';
@@ -24,11 +24,13 @@ export async function startServiceStack(
     workers?: number;
     env?: Record<string, string>;
     workerEnv?: Record<string, string>;
+    /** Options of the local chains, e.g. `{ slotMs: 5 }` for a fast Solana slot clock. */
+    chains?: LocalChainsOptions;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
     startTestServices(),
-    startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 }),
+    startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0, ...options.chains }),
   ]);
   const port = await freePort();
   const env = {

@@ -12,9 +12,16 @@ export type AssetIntent =
       initialSupply: string;
       metadataUri: string;
     }
-  | { kind: 'token.mint'; asset: string; recipient: string; amount: string }
-  | { kind: 'token.burn'; asset: string; amount: string }
-  | { kind: 'token.transfer'; asset: string; recipient: string; amount: string }
+  // `decimals`: Solana only (transferChecked, burnChecked and mintToChecked carry them).
+  | { kind: 'token.mint'; asset: string; recipient: string; amount: string; decimals?: number }
+  | { kind: 'token.burn'; asset: string; amount: string; decimals?: number }
+  | {
+      kind: 'token.transfer';
+      asset: string;
+      recipient: string;
+      amount: string;
+      decimals?: number;
+    }
   | {
       kind: 'nft.create';
       name: string;
@@ -24,7 +31,16 @@ export type AssetIntent =
       maxSupply: string;
       sellerFeeBps: number;
     }
-  | { kind: 'nft.mint'; collection: string; recipient: string; name: string; metadataUri: string }
+  | {
+      kind: 'nft.mint';
+      collection: string;
+      recipient: string;
+      name: string;
+      metadataUri: string;
+      /** Solana only: the item's on-chain metadata symbol. */
+      symbol?: string;
+    }
+  /** On Solana `tokenId` is the item's mint address. */
   | { kind: 'nft.transfer'; collection: string; tokenId: string; recipient: string }
   | { kind: 'nft.burn'; collection: string; tokenId: string };
 

@@ -64,6 +64,19 @@ export interface AppConfig {
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
   };
+  /** Solana sends (the EVM equivalents live in `worker`). */
+  solana: {
+    /** The commitment a signature status must reach for an operation to be confirmed. */
+    commitment: 'processed' | 'confirmed' | 'finalized';
+    /** Compute-unit price (priority fee) of every transaction; 0 sends none. */
+    priorityFeeMicroLamports: number;
+    /** Headroom over the simulated compute units, in percent. */
+    computeUnitMarginPercent: number;
+    /** A fixed compute-unit limit: when set, transactions are not simulated to size it. */
+    computeUnitLimit?: number;
+    /** How long to wait for a status before sending the same signed bytes again. */
+    rebroadcastMs: number;
+  };
   /** Requests per API key and window, counted in Redis so that every API instance shares them. */
   rateLimit: {
     requests: number;

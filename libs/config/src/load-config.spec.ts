@@ -45,6 +45,30 @@ describe('loadConfig', () => {
     expect(config.chains.rpcUrlOverrides).toEqual({ polygon: 'https://polygon.example/rpc' });
   });
 
+  it('reads the Solana send settings, confirmed commitment and no priority fee by default', () => {
+    expect(loadConfig({}).solana).toEqual({
+      commitment: 'confirmed',
+      priorityFeeMicroLamports: 0,
+      computeUnitMarginPercent: 20,
+      computeUnitLimit: undefined,
+      rebroadcastMs: 2_000,
+    });
+    const config = loadConfig({
+      SOLANA_COMMITMENT: 'finalized',
+      SOLANA_PRIORITY_FEE_MICROLAMPORTS: '5000',
+      SOLANA_COMPUTE_UNIT_LIMIT: '200000',
+    });
+    expect(config.solana).toMatchObject({
+      commitment: 'finalized',
+      priorityFeeMicroLamports: 5000,
+      computeUnitLimit: 200_000,
+    });
+    expect(() => loadConfig({ SOLANA_COMMITMENT: 'max' })).toThrow(/SOLANA_COMMITMENT/);
+    expect(() => loadConfig({ SOLANA_COMPUTE_UNIT_LIMIT: '2000000' })).toThrow(
+      /SOLANA_COMPUTE_UNIT_LIMIT/,
+    );
+  });
+
   it('reads the per-key rate limit, 600 requests a minute by default', () => {
     expect(loadConfig({}).rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
     const config = loadConfig({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '10' });

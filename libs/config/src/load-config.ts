@@ -88,6 +88,30 @@ export function loadConfig(env: Env): AppConfig {
       rebroadcastAfterMs: integer('REBROADCAST_AFTER_MS', env.REBROADCAST_AFTER_MS, 15_000, 100),
       faultInjection: faultInjection(profile, env.FAULT_INJECTION),
     },
+    solana: {
+      commitment: oneOf('SOLANA_COMMITMENT', env.SOLANA_COMMITMENT ?? 'confirmed', [
+        'processed',
+        'confirmed',
+        'finalized',
+      ] as const),
+      priorityFeeMicroLamports: integer(
+        'SOLANA_PRIORITY_FEE_MICROLAMPORTS',
+        env.SOLANA_PRIORITY_FEE_MICROLAMPORTS,
+        0,
+        0,
+      ),
+      computeUnitMarginPercent: integer(
+        'SOLANA_COMPUTE_UNIT_MARGIN_PERCENT',
+        env.SOLANA_COMPUTE_UNIT_MARGIN_PERCENT,
+        20,
+        0,
+        1000,
+      ),
+      computeUnitLimit: env.SOLANA_COMPUTE_UNIT_LIMIT
+        ? integer('SOLANA_COMPUTE_UNIT_LIMIT', env.SOLANA_COMPUTE_UNIT_LIMIT, 0, 1, 1_400_000)
+        : undefined,
+      rebroadcastMs: integer('SOLANA_REBROADCAST_MS', env.SOLANA_REBROADCAST_MS, 2_000, 100),
+    },
     rateLimit: {
       requests: integer('RATE_LIMIT_REQUESTS', env.RATE_LIMIT_REQUESTS, 600, 1),
       windowSeconds: integer(

@@ -15,6 +15,8 @@ import { OperationRunner } from './operations/operation-runner';
 import { OperationSettler } from './operations/operation-settler';
 import { OperationSubmitter } from './operations/operation-submitter';
 import { Reconciler } from './operations/reconciler';
+import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
+import { SolanaOperationStore } from './operations/solana/solana-operation.store';
 import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
@@ -35,6 +37,8 @@ const SERVICES = [
   OperationSettler,
   EvmOperationExecutor,
   EvmSendPipeline,
+  SolanaOperationExecutor,
+  SolanaOperationStore,
   ManagedSigner,
   FaultInjection,
   Reconciler,

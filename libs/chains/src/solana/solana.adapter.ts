@@ -1,18 +1,66 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  type AccountInfo,
+} from '@solana/web3.js';
 import bs58 from 'bs58';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { NetworkDefinition, SolanaNetworkDefinition } from '../networks/network-definition';
-import { withTimeout } from '../rpc-error';
+import { rpcUnavailable, withTimeout } from '../rpc-error';
+import {
+  SignatureStatusBatcher,
+  type SignatureStatus,
+  type SolanaCommitment,
+  type TransactionErrorJson,
+} from './signature-status.batcher';
+import { SolanaRpcClient, SolanaRpcError } from './solana-rpc.client';
+import type { RentOf } from './token2022-instructions';
 
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const DEV_FUNDING_LAMPORTS = 100 * LAMPORTS_PER_SOL;
+/** A blockhash is reused this long: every send of a burst shares one getLatestBlockhash. */
+const BLOCKHASH_CACHE_MS = 250;
+/** JSON-RPC code of a refused preflight (the error carries the simulation). */
+const PREFLIGHT_FAILURE = -32002;
+
+export interface RecentBlockhash {
+  blockhash: string;
+  lastValidBlockHeight: bigint;
+}
+
+export interface SimulationOutcome {
+  err: TransactionErrorJson | null;
+  logs: string[];
+  unitsConsumed: number;
+}
+
+/** What the node said to signed bytes. */
+export type SolanaSendResult =
+  | { kind: 'accepted' }
+  /** The node does not know the blockhash (expired, or the node lags): not executed. */
+  | { kind: 'blockhash-not-found' }
+  /**
+   * Refused: preflight says it would fail (`err`: how), or the node rejected the request itself
+   * (`err` null, e.g. a bad signature). Not executed, nothing charged.
+   */
+  | { kind: 'refused'; err: TransactionErrorJson | null; logs: string[]; message: string };
+
+interface NetworkClients {
+  connection: Connection;
+  rpc: SolanaRpcClient;
+  statuses: SignatureStatusBatcher;
+  blockhash?: { at: number; value: Promise<RecentBlockhash> };
+  rentPerByte?: Promise<bigint>;
+}
 
 @Injectable()
 export class SolanaAdapter implements ChainAdapter {
   readonly family = 'solana' as const;
-  private readonly connections = new Map<string, Connection>();
+  private readonly clients = new Map<string, NetworkClients>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -63,16 +111,190 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   connection(network: SolanaNetworkDefinition): Connection {
-    let connection = this.connections.get(network.chainKey);
-    if (!connection) {
-      connection = new Connection(network.rpcUrl, {
-        commitment: 'confirmed',
-        wsEndpoint: network.wsUrl,
-        disableRetryOnRateLimit: true,
-      });
-      this.connections.set(network.chainKey, connection);
+    return this.clientsOf(network).connection;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The send path: blockhash, simulation, sending signed bytes, statuses, block height
+  // -------------------------------------------------------------------------------------------
+
+  /** The latest blockhash at the configured commitment, shared for a moment across sends. */
+  latestBlockhash(network: SolanaNetworkDefinition): Promise<RecentBlockhash> {
+    const clients = this.clientsOf(network);
+    const cached = clients.blockhash;
+    if (cached && Date.now() - cached.at < BLOCKHASH_CACHE_MS) return cached.value;
+    const value = this.rpc<{ value: { blockhash: string; lastValidBlockHeight: number } }>(
+      network,
+      'getLatestBlockhash',
+      [{ commitment: this.config.solana.commitment }],
+    ).then(({ value: latest }) => ({
+      blockhash: latest.blockhash,
+      lastValidBlockHeight: BigInt(latest.lastValidBlockHeight),
+    }));
+    clients.blockhash = { at: Date.now(), value };
+    value.catch(() => {
+      if (clients.blockhash?.value === value) clients.blockhash = undefined;
+    });
+    return value;
+  }
+
+  /** Runs unsigned wire bytes against the current state (no signature check, fresh blockhash). */
+  async simulate(network: SolanaNetworkDefinition, wire: Buffer): Promise<SimulationOutcome> {
+    const { value } = await this.rpc<{
+      value: { err: TransactionErrorJson | null; logs: string[] | null; unitsConsumed?: number };
+    }>(network, 'simulateTransaction', [
+      wire.toString('base64'),
+      {
+        encoding: 'base64',
+        sigVerify: false,
+        replaceRecentBlockhash: true,
+        commitment: this.config.solana.commitment,
+      },
+    ]);
+    return { err: value.err, logs: value.logs ?? [], unitsConsumed: value.unitsConsumed ?? 0 };
+  }
+
+  /**
+   * Sends signed bytes. With preflight the node simulates first and refuses what would fail;
+   * re-sends skip it (the original may already have landed). Throws SolanaTransportError when
+   * the node could not be reached: the bytes may or may not have arrived.
+   */
+  async send(
+    network: SolanaNetworkDefinition,
+    wire: Buffer | string,
+    options: { preflight: boolean },
+  ): Promise<SolanaSendResult> {
+    try {
+      await this.clientsOf(network).rpc.call<string>('sendTransaction', [
+        typeof wire === 'string' ? wire : wire.toString('base64'),
+        {
+          encoding: 'base64',
+          skipPreflight: !options.preflight,
+          preflightCommitment: this.config.solana.commitment,
+          maxRetries: 0,
+        },
+      ]);
+      return { kind: 'accepted' };
+    } catch (error) {
+      if (!(error instanceof SolanaRpcError)) throw error;
+      const data = (error.data ?? {}) as { err?: TransactionErrorJson; logs?: string[] | null };
+      if (data.err === 'BlockhashNotFound' || /blockhash not found/i.test(error.message)) {
+        return { kind: 'blockhash-not-found' };
+      }
+      if (data.err === 'AlreadyProcessed' || /already.*processed/i.test(error.message)) {
+        return { kind: 'accepted' };
+      }
+      if (error.code === PREFLIGHT_FAILURE && data.err != null) {
+        return { kind: 'refused', err: data.err, logs: data.logs ?? [], message: error.message };
+      }
+      return { kind: 'refused', err: null, logs: [], message: error.message };
     }
-    return connection;
+  }
+
+  /** The status of a signature, from recent statuses or history; null while it has not landed. */
+  signatureStatus(
+    network: SolanaNetworkDefinition,
+    signature: string,
+  ): Promise<SignatureStatus | null> {
+    return this.clientsOf(network).statuses.status(signature);
+  }
+
+  async blockHeight(
+    network: SolanaNetworkDefinition,
+    commitment: SolanaCommitment,
+  ): Promise<bigint> {
+    return BigInt(await this.rpc<number>(network, 'getBlockHeight', [{ commitment }]));
+  }
+
+  /** Accounts at the configured commitment, null where none exists (one getMultipleAccounts). */
+  async accounts(
+    network: SolanaNetworkDefinition,
+    addresses: PublicKey[],
+  ): Promise<(AccountInfo<Buffer> | null)[]> {
+    const { value } = await this.rpc<{
+      value: ({
+        data: [string, string];
+        executable: boolean;
+        lamports: number;
+        owner: string;
+        rentEpoch?: number;
+      } | null)[];
+    }>(network, 'getMultipleAccounts', [
+      addresses.map((address) => address.toBase58()),
+      { encoding: 'base64', commitment: this.config.solana.commitment },
+    ]);
+    return value.map((account) =>
+      account
+        ? {
+            data: Buffer.from(account.data[0], 'base64'),
+            executable: account.executable,
+            lamports: account.lamports,
+            owner: new PublicKey(account.owner),
+            rentEpoch: account.rentEpoch,
+          }
+        : null,
+    );
+  }
+
+  /** The token account holding the most of a mint (an item's holder), if any. */
+  async largestTokenAccount(
+    network: SolanaNetworkDefinition,
+    mint: PublicKey,
+  ): Promise<PublicKey | null> {
+    const { value } = await this.rpc<{ value: { address: string; amount: string }[] }>(
+      network,
+      'getTokenLargestAccounts',
+      [mint.toBase58(), { commitment: this.config.solana.commitment }],
+    );
+    const top = value.find((entry) => entry.amount !== '0');
+    return top ? new PublicKey(top.address) : null;
+  }
+
+  /**
+   * The rent-exempt minimum by size. Rent is linear in (128 + size), so one RPC per network
+   * gives the rate and every size after that is computed locally.
+   */
+  async rentOf(network: SolanaNetworkDefinition): Promise<RentOf> {
+    const clients = this.clientsOf(network);
+    clients.rentPerByte ??= this.rpc<number>(network, 'getMinimumBalanceForRentExemption', [0])
+      .then((base) => BigInt(base) / 128n)
+      .catch((error: unknown) => {
+        clients.rentPerByte = undefined;
+        throw error;
+      });
+    const perByte = await clients.rentPerByte;
+    return (length) => (128n + BigInt(length)) * perByte;
+  }
+
+  /** A JSON-RPC call for reads: any failure is the client's 502. */
+  async read<T>(network: SolanaNetworkDefinition, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch {
+      throw rpcUnavailable(network.network);
+    }
+  }
+
+  private rpc<T>(network: SolanaNetworkDefinition, method: string, params: unknown[]): Promise<T> {
+    return this.clientsOf(network).rpc.call<T>(method, params);
+  }
+
+  private clientsOf(network: SolanaNetworkDefinition): NetworkClients {
+    let clients = this.clients.get(network.chainKey);
+    if (!clients) {
+      const rpc = new SolanaRpcClient(network.rpcUrl, this.config.chains.rpcTimeoutMs);
+      clients = {
+        connection: new Connection(network.rpcUrl, {
+          commitment: 'confirmed',
+          wsEndpoint: network.wsUrl,
+          disableRetryOnRateLimit: true,
+        }),
+        rpc,
+        statuses: new SignatureStatusBatcher(rpc),
+      };
+      this.clients.set(network.chainKey, clients);
+    }
+    return clients;
   }
 
   private call<T>(network: SolanaNetworkDefinition, work: Promise<T>): Promise<T> {
@@ -80,7 +302,7 @@ export class SolanaAdapter implements ChainAdapter {
   }
 }
 
-function asSolana(network: NetworkDefinition): SolanaNetworkDefinition {
+export function asSolana(network: NetworkDefinition): SolanaNetworkDefinition {
   if (network.family !== 'solana') throw new Error(`${network.network} is not Solana`);
   return network;
 }

@@ -57,6 +57,29 @@ export class OperationEntity {
   @Column('text', { name: 'tx_hash', nullable: true })
   txHash!: string | null;
 
+  /**
+   * Solana: the last block height at which the signed transaction's blockhash is valid. Past it
+   * (at the confirmed commitment) an unlanded transaction can never land: only then is the
+   * operation signed anew.
+   */
+  @Column('bigint', {
+    name: 'last_valid_block_height',
+    nullable: true,
+    transformer: bigintTransformer(),
+  })
+  lastValidBlockHeight?: bigint | null;
+
+  /**
+   * Solana: the seed of the new account an operation creates (a token, collection or item
+   * mint), sealed with the master key (associated data: the operation id). Made once, kept
+   * across re-signing, so a retry never creates a second asset.
+   */
+  @Column('bytea', { name: 'ephemeral_secret', nullable: true })
+  ephemeralSecret?: Buffer | null;
+
+  @Column('text', { name: 'ephemeral_key_id', nullable: true })
+  ephemeralKeyId?: string | null;
+
   @Column('jsonb', { nullable: true })
   result!: AssetOutcome | null;
 

@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@app/common';
+import { DataSource } from 'typeorm';
+import { AppError, type AssetIntent } from '@app/common';
+import type { Network } from '@app/config';
 import {
   EvmAdapter,
   NetworkRegistry,
+  SolanaAdapter,
+  asEvm,
+  groupOf,
   readMintedCount,
   readNftOwner,
+  readSolanaItemHolder,
+  readSolanaMint,
   type NetworkDefinition,
+  type SolanaNetworkDefinition,
 } from '@app/chains';
-import { AssetRepository, type AssetEntity, type NftItemEntity } from '@app/database';
+import { AssetEntity, AssetRepository, type NftItemEntity } from '@app/database';
 import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
 import type { CreateCollectionInput, MintNftInput, NftItemInput } from './asset-inputs';
@@ -57,6 +65,8 @@ export class NftService {
     private readonly submitter: OperationSubmitter,
     private readonly metadata: MetadataHost,
     private readonly evm: EvmAdapter,
+    private readonly solana: SolanaAdapter,
+    private readonly dataSource: DataSource,
   ) {}
 
   async createCollection(
@@ -64,7 +74,7 @@ export class NftService {
     input: CreateCollectionInput,
     idempotency?: IdempotencyRequest,
   ) {
-    const network = supported(this.networks.resolve(input.network));
+    const network = this.networks.resolve(input.network);
     const signer = await this.locator.managedWallet(accountId, network.family);
     const sellerFee = input.seller_fee ?? 0;
     const document =
@@ -121,7 +131,6 @@ export class NftService {
       collectionAddress,
       input.network,
     );
-    supported(network);
     const maxSupply = BigInt(asset.details.max_supply ?? 0);
     if (maxSupply > 0n && BigInt(await this.assets.countItems(asset.id)) >= maxSupply) {
       throw AppError.conflict(`The collection has reached its max supply (${maxSupply}).`);
@@ -149,6 +158,8 @@ export class NftService {
           recipient,
           name: input.name,
           metadataUri: document.uri,
+          // Solana items carry their symbol in their on-chain metadata.
+          ...(network.family === 'solana' ? { symbol: input.symbol ?? asset.symbol } : {}),
         },
         details: {
           description: input.description,
@@ -178,20 +189,13 @@ export class NftService {
       'token_id',
     );
     const recipient = this.locator.recipient(network, input.recipient);
-    return this.submitter.submit(
-      {
-        accountId,
-        network,
-        signer,
-        intent: {
-          kind: 'nft.transfer',
-          collection: collection.address,
-          tokenId: item.tokenId,
-          recipient,
-        },
-      },
-      idempotency,
-    );
+    const intent: AssetIntent = {
+      kind: 'nft.transfer',
+      collection: collection.address,
+      tokenId: item.tokenId,
+      recipient,
+    };
+    return this.submitter.submit({ accountId, network, signer, intent }, idempotency);
   }
 
   async burn(
@@ -217,19 +221,17 @@ export class NftService {
     );
   }
 
-  async get(
-    accountId: string,
-    address: string,
-    tokenId?: string,
-    network?: NftItemInput['network'],
-  ) {
+  async get(accountId: string, address: string, tokenId?: string, network?: Network) {
+    if (this.isSolanaAddress(address)) {
+      return this.getSolana(accountId, address, tokenId, network);
+    }
     const { asset, network: definition } = await this.locator.ownAsset(
       accountId,
       'collection',
       address,
       network,
     );
-    const evm = supported(definition);
+    const evm = asEvm(definition); // an EVM-format address only ever names an EVM asset
     const provider = this.evm.provider(evm);
     if (tokenId === undefined) {
       const minted = await readMintedCount(provider, asset.address).catch(() => rpcDown(evm));
@@ -242,8 +244,51 @@ export class NftService {
     return itemView(asset, item, owner);
   }
 
+  /** Solana: a collection's mint (with or without token_id = an item's mint), or an item's. */
+  private async getSolana(
+    accountId: string,
+    address: string,
+    tokenId: string | undefined,
+    network: Network | undefined,
+  ): Promise<CollectionView | ItemView> {
+    const found = await this.solanaTarget(accountId, address, tokenId, 'token_id', network);
+    const definition = found.network as SolanaNetworkDefinition;
+    if (!found.item) {
+      const mint = await readSolanaMint(this.solana, definition, found.collection.address).catch(
+        () => rpcDown(definition),
+      );
+      const group = mint ? groupOf(mint) : null;
+      if (!group) rpcDown(definition);
+      return collectionView(found.collection, group.size);
+    }
+    const item = found.item;
+    const { supply, holder } = await readSolanaItemHolder(
+      this.solana,
+      definition,
+      item.mintAddress,
+      item.owner,
+    ).catch(() => rpcDown(definition));
+    const view = itemView(found.collection, item, item.burned ? null : holder);
+    return supply === 0n ? { ...view, burned: true, owner: null } : view;
+  }
+
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
   private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
+    if (this.isSolanaAddress(address)) {
+      const found = await this.solanaTarget(
+        accountId,
+        address,
+        input.token_id,
+        field,
+        input.network,
+      );
+      if (!found.item) {
+        throw AppError.badRequest(
+          `${field} (the item's mint address) is required when the address is a collection's.`,
+        );
+      }
+      return this.checkHeld(accountId, found.network, found.collection, found.item);
+    }
     if (input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
     }
@@ -254,16 +299,83 @@ export class NftService {
       address,
       input.network,
     );
-    supported(network);
     const item = await this.assets.findItem(asset.id, input.token_id);
     if (!item)
       throw AppError.notFound(`No token ${input.token_id} in collection ${asset.address}.`);
+    return this.checkHeld(accountId, network, asset, item);
+  }
+
+  private async checkHeld(
+    accountId: string,
+    network: NetworkDefinition,
+    collection: AssetEntity,
+    item: NftItemEntity,
+  ) {
     if (item.burned) throw AppError.conflict(`Token ${item.tokenId} was already burned.`);
     const signer = await this.locator.managedWallet(accountId, network.family);
     if (item.owner !== signer) {
       throw new AppError('FORBIDDEN', `The managed wallet does not hold token ${item.tokenId}.`);
     }
-    return { network, collection: asset, item, signer };
+    return { network, collection, item, signer };
+  }
+
+  /**
+   * What a Solana `{mint_address}` names (contract, "NFT transfer"): a collection's mint, with
+   * `token_id` = one of its items' mints, or an item's mint itself. Unknown, or another
+   * account's: 404. A `network` other than the asset's: 400.
+   */
+  private async solanaTarget(
+    accountId: string,
+    address: string,
+    tokenId: string | undefined,
+    field: string,
+    network: Network | undefined,
+  ): Promise<{ network: NetworkDefinition; collection: AssetEntity; item: NftItemEntity | null }> {
+    const itemMint = tokenId === undefined ? undefined : this.solanaItemId(tokenId, field);
+    const collection = await this.locator
+      .ownAsset(accountId, 'collection', address, network)
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
+    if (collection) {
+      if (itemMint === undefined)
+        return { ...collection, collection: collection.asset, item: null };
+      const item = await this.assets.findItem(collection.asset.id, itemMint);
+      if (!item) throw AppError.notFound(`No item ${itemMint} in collection ${address}.`);
+      return { network: collection.network, collection: collection.asset, item };
+    }
+
+    const canonical = this.solana.normalizeAddress(address)!;
+    const item = await this.assets.findItemByMint(canonical);
+    const owner = item ? await this.collectionById(item.collectionId) : null;
+    if (!item || !owner || owner.accountId !== accountId || owner.kind !== 'collection') {
+      throw AppError.notFound(`No NFT collection or item ${address} in this account.`);
+    }
+    if (network && this.networks.resolve(network).chainKey !== owner.chainKey) {
+      throw AppError.badRequest(`network must match the NFT collection's (${owner.network}).`);
+    }
+    if (itemMint !== undefined && itemMint !== item.mintAddress) {
+      throw AppError.badRequest(`${field} must be the item's mint address (${item.mintAddress}).`);
+    }
+    return { network: this.networks.resolve(owner.network), collection: owner, item };
+  }
+
+  /** On Solana an item's token id is its mint address. */
+  private solanaItemId(tokenId: string, field: string): string {
+    const canonical = this.solana.normalizeAddress(tokenId);
+    if (!canonical) {
+      throw AppError.badRequest(`${field} must be an item's mint address on Solana.`);
+    }
+    return canonical;
+  }
+
+  private isSolanaAddress(address: string): boolean {
+    return this.solana.normalizeAddress(address) !== null;
+  }
+
+  private collectionById(id: string): Promise<AssetEntity | null> {
+    return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
   }
 }
 
@@ -310,13 +422,6 @@ function checkEvmTokenId(tokenId: string, field: string): void {
   if (!/^(0|[1-9]\d{0,77})$/.test(tokenId)) {
     throw AppError.badRequest(`${field} must be a token id: a non-negative integer.`);
   }
-}
-
-function supported(network: NetworkDefinition) {
-  if (network.family !== 'evm') {
-    throw AppError.badRequest(`NFTs on ${network.network} are not available yet.`);
-  }
-  return network;
 }
 
 function rpcDown(network: NetworkDefinition): never {

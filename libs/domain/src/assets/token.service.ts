@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type AssetIntent } from '@app/common';
-import { EvmAdapter, NetworkRegistry, readTokenSupply, type NetworkDefinition } from '@app/chains';
+import {
+  EvmAdapter,
+  NetworkRegistry,
+  SolanaAdapter,
+  U64_MAX,
+  readSolanaMint,
+  readTokenSupply,
+  type NetworkDefinition,
+} from '@app/chains';
 import type { OperationEntity } from '@app/database';
 import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
@@ -31,12 +39,13 @@ export class TokenService {
     private readonly submitter: OperationSubmitter,
     private readonly metadata: MetadataHost,
     private readonly evm: EvmAdapter,
+    private readonly solana: SolanaAdapter,
   ) {}
 
   async create(accountId: string, input: CreateTokenInput, idempotency?: IdempotencyRequest) {
-    const network = this.supported(this.networks.resolve(input.network));
+    const network = this.networks.resolve(input.network);
     const decimals = input.decimals ?? DEFAULT_DECIMALS[network.family];
-    const initialSupply = toBaseUnits(input.amount, decimals);
+    const initialSupply = fitsChain(network, toBaseUnits(input.amount, decimals));
     const document = this.metadata.host(accountId, {
       name: input.name,
       symbol: input.symbol,
@@ -102,10 +111,7 @@ export class TokenService {
       mint,
       network,
     );
-    const evm = this.supported(definition);
-    const supply = await readTokenSupply(this.evm.provider(evm), asset.address).catch(() => {
-      throw new AppError('BAD_GATEWAY', `The ${evm.network} RPC did not answer; try again.`);
-    });
+    const supply = await this.readSupply(definition, asset.address);
     return {
       network: asset.network,
       mint_address: asset.address,
@@ -127,7 +133,6 @@ export class TokenService {
     idempotency?: IdempotencyRequest,
   ): Promise<{ operation: OperationEntity; replayed: boolean }> {
     const { asset, network } = await this.locator.ownAsset(accountId, 'token', mint, input.network);
-    this.supported(network);
     const signer = await this.locator.managedWallet(accountId, network.family);
     if (kind === 'token.mint' && asset.owner !== signer) {
       throw new AppError(
@@ -136,15 +141,17 @@ export class TokenService {
       );
     }
     const decimals = asset.decimals ?? 0;
-    const amount = toBaseUnits(input.amount, decimals).toString();
+    const amount = fitsChain(network, toBaseUnits(input.amount, decimals)).toString();
     const recipient =
       kind === 'token.burn'
         ? undefined
         : this.locator.recipient(network, input.recipient ?? signer);
+    // Solana's checked instructions carry the decimals; EVM intents stay as they were.
+    const solana = network.family === 'solana' ? { decimals } : {};
     const intent: AssetIntent =
       kind === 'token.burn'
-        ? { kind, asset: asset.address, amount }
-        : { kind, asset: asset.address, amount, recipient: recipient! };
+        ? { kind, asset: asset.address, amount, ...solana }
+        : { kind, asset: asset.address, amount, recipient: recipient!, ...solana };
     return this.submitter.submit(
       {
         accountId,
@@ -157,11 +164,28 @@ export class TokenService {
     );
   }
 
-  /** Solana assets arrive with their own adapter; until then they are refused up front. */
-  private supported(network: NetworkDefinition) {
-    if (network.family !== 'evm') {
-      throw AppError.badRequest(`Tokens on ${network.network} are not available yet.`);
+  /** The token's live supply, read from its chain (any RPC failure is a 502). */
+  private async readSupply(network: NetworkDefinition, address: string): Promise<bigint> {
+    const rpcDown = (): never => {
+      throw new AppError('BAD_GATEWAY', `The ${network.network} RPC did not answer; try again.`);
+    };
+    if (network.family === 'evm') {
+      return readTokenSupply(this.evm.provider(network), address).catch(rpcDown);
     }
-    return network;
+    const mint = await readSolanaMint(this.solana, network, address).catch(rpcDown);
+    if (!mint) {
+      throw new AppError('BAD_GATEWAY', `The token ${address} is not on ${network.network}.`);
+    }
+    return mint.supply;
   }
+}
+
+/** Solana amounts are u64 base units: more cannot exist on chain. */
+function fitsChain(network: NetworkDefinition, units: bigint): bigint {
+  if (network.family === 'solana' && units > U64_MAX) {
+    throw AppError.badRequest(
+      `amount exceeds what a Solana token can hold (${U64_MAX} base units).`,
+    );
+  }
+  return units;
 }

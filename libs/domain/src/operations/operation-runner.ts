@@ -3,6 +3,7 @@ import { NetworkRegistry } from '@app/chains';
 import { OperationRepository } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { EvmOperationExecutor } from './evm/evm-operation.executor';
+import { SolanaOperationExecutor } from './solana/solana-operation.executor';
 
 /** The worker's entry point: carries one operation forward, by its chain family. */
 @Injectable()
@@ -11,6 +12,7 @@ export class OperationRunner {
     private readonly operations: OperationRepository,
     private readonly networks: NetworkRegistry,
     private readonly evm: EvmOperationExecutor,
+    private readonly solana: SolanaOperationExecutor,
     private readonly channel: SettlementChannel,
   ) {}
 
@@ -26,7 +28,7 @@ export class OperationRunner {
       case 'evm':
         return this.evm.execute(network, operation);
       case 'solana':
-        throw new Error('Solana operations are not supported yet');
+        return this.solana.execute(network, operation);
     }
   }
 }

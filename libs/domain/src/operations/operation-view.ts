@@ -58,18 +58,15 @@ export function operationView(operation: OperationEntity): OperationView {
       });
       break;
     case 'nft.transfer':
-      Object.assign(view, {
-        mint_address: intent.collection,
-        token_id: intent.tokenId,
-        from: operation.signer,
-        recipient: intent.recipient,
-      });
-      break;
     case 'nft.burn':
       Object.assign(view, {
-        mint_address: intent.collection,
+        // On Solana the item is its own mint (its token id), within the collection's group.
+        ...(operation.network === 'solana'
+          ? { mint_address: intent.tokenId, collection: intent.collection }
+          : { mint_address: intent.collection }),
         token_id: intent.tokenId,
         from: operation.signer,
+        ...(intent.kind === 'nft.transfer' ? { recipient: intent.recipient } : {}),
       });
       break;
   }

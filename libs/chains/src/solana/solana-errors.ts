@@ -1,0 +1,124 @@
+import { SystemProgram, VersionedTransaction } from '@solana/web3.js';
+import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
+import { AppError, type AssetIntent } from '@app/common';
+import type { TransactionErrorJson } from './signature-status.batcher';
+
+const TOKEN_2022 = TOKEN_2022_PROGRAM_ID.toBase58();
+const SYSTEM = SystemProgram.programId.toBase58();
+
+/** Token-2022's own errors (spl-token-2022 `TokenError`). */
+const TOKEN_INSUFFICIENT_FUNDS = 1;
+const TOKEN_OWNER_MISMATCH = 4;
+const TOKEN_FIXED_SUPPLY = 5;
+const TOKEN_OVERFLOW = 14;
+/** The token-group interface's errors, as Token-2022 returns them. */
+const GROUP_SIZE_EXCEEDS_MAX_SIZE = 3_406_457_177;
+const GROUP_INCORRECT_MINT_AUTHORITY = 3_406_457_179;
+const GROUP_INCORRECT_UPDATE_AUTHORITY = 3_406_457_180;
+/** System program: the fee payer cannot fund a new account. */
+const SYSTEM_RESULT_WITH_NEGATIVE_LAMPORTS = 1;
+
+/** The program each instruction of a wire transaction calls, by instruction index. */
+export function instructionPrograms(wire: Buffer | Uint8Array): string[] {
+  const message = VersionedTransaction.deserialize(wire).message;
+  const keys = message.staticAccountKeys;
+  return message.compiledInstructions.map((ix) => keys[ix.programIdIndex]?.toBase58() ?? '');
+}
+
+/**
+ * A failed (or refused) transaction as the client's error (contract: 403 authority, 409 state),
+ * else a 502 naming what the chain said. `programs` tells which program each instruction calls.
+ */
+export function solanaErrorToAppError(
+  err: TransactionErrorJson,
+  programs: string[],
+  intent: AssetIntent,
+): AppError {
+  if (err === 'InsufficientFundsForFee' || err === 'AccountNotFound') {
+    return new AppError('BAD_GATEWAY', 'The managed wallet has no SOL to pay the network fee.');
+  }
+  if (isObject(err) && 'InsufficientFundsForRent' in err) {
+    return new AppError(
+      'BAD_GATEWAY',
+      'The managed wallet lacks SOL for the rent of new accounts.',
+    );
+  }
+  const failed = instructionError(err);
+  if (failed) {
+    const program = programs[failed.index];
+    const { custom, name } = failed;
+    if (program === TOKEN_2022) {
+      const mapped = tokenProgramError(custom, name, intent);
+      if (mapped) return mapped;
+    }
+    if (program === SYSTEM && custom === SYSTEM_RESULT_WITH_NEGATIVE_LAMPORTS) {
+      return new AppError('BAD_GATEWAY', 'The managed wallet lacks SOL for this operation.');
+    }
+  }
+  return new AppError('BAD_GATEWAY', `The chain rejected the transaction: ${describe(err)}.`);
+}
+
+function tokenProgramError(
+  custom: number | undefined,
+  name: string | undefined,
+  intent: AssetIntent,
+): AppError | null {
+  const nft = intent.kind === 'nft.transfer' || intent.kind === 'nft.burn';
+  switch (custom) {
+    case TOKEN_INSUFFICIENT_FUNDS:
+      return nft
+        ? new AppError('FORBIDDEN', 'The managed wallet does not hold this item.')
+        : AppError.conflict('Insufficient balance: the managed wallet holds less than the amount.');
+    case TOKEN_OWNER_MISMATCH:
+    case GROUP_INCORRECT_MINT_AUTHORITY:
+    case GROUP_INCORRECT_UPDATE_AUTHORITY:
+      return new AppError(
+        'FORBIDDEN',
+        nft
+          ? 'The managed wallet does not hold this item.'
+          : 'The managed wallet lacks authority over this asset.',
+      );
+    case TOKEN_FIXED_SUPPLY:
+      return new AppError(
+        'FORBIDDEN',
+        'The supply of this asset is fixed: it has no mint authority.',
+      );
+    case TOKEN_OVERFLOW:
+      return AppError.conflict('The amount would overflow the token supply (u64).');
+    case GROUP_SIZE_EXCEEDS_MAX_SIZE:
+      return AppError.conflict('The collection has reached its max supply.');
+    default:
+      break;
+  }
+  // An account that does not exist or is not a token account: nothing held.
+  if (name === 'UninitializedAccount' || name === 'InvalidAccountData') {
+    if (nft) return new AppError('FORBIDDEN', 'The managed wallet does not hold this item.');
+    if (intent.kind === 'token.burn' || intent.kind === 'token.transfer') {
+      return AppError.conflict(
+        'Insufficient balance: the managed wallet holds none of this token.',
+      );
+    }
+  }
+  return null;
+}
+
+function instructionError(
+  err: TransactionErrorJson,
+): { index: number; custom?: number; name?: string } | null {
+  if (!isObject(err) || !('InstructionError' in err)) return null;
+  const detail = err.InstructionError;
+  if (!Array.isArray(detail) || typeof detail[0] !== 'number') return null;
+  const [index, reason] = detail as [number, unknown];
+  if (typeof reason === 'string') return { index, name: reason };
+  if (isObject(reason) && typeof reason.Custom === 'number')
+    return { index, custom: reason.Custom };
+  return { index };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function describe(err: TransactionErrorJson): string {
+  return typeof err === 'string' ? err : JSON.stringify(err);
+}

@@ -1,0 +1,254 @@
+import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { TOKEN_2022_PROGRAM_ID, unpackAccount } from '@solana/spl-token';
+import { AppError, type AssetIntent, type AssetOutcome } from '@app/common';
+import type { SolanaNetworkDefinition } from '../networks/network-definition';
+import { solanaErrorToAppError } from './solana-errors';
+import type { SolanaAdapter } from './solana.adapter';
+import { groupOf, mintOf } from './solana-reads';
+import { unsignedWire } from './ed25519-signer';
+import { compileLegacyMessage, withComputeUnitLimit, type CompiledMessage } from './legacy-message';
+import {
+  UNLIMITED_GROUP_SIZE,
+  burnInstructions,
+  collectionCreateInstructions,
+  itemMintInstructions,
+  tokenAccountOf,
+  tokenCreateInstructions,
+  tokenMintInstructions,
+  transferInstructions,
+} from './token2022-instructions';
+
+/** The compute-unit ceiling of a transaction: what simulation runs under. */
+export const MAX_COMPUTE_UNITS = 1_400_000;
+/** Added to the margin: the compute-budget instructions themselves, and small programs. */
+const COMPUTE_UNIT_FLOOR = 1_000;
+
+export interface SolanaSendSettings {
+  priorityFeeMicroLamports: number;
+  computeUnitMarginPercent: number;
+  /** Fixed limit; when absent the limit is sized by simulation. */
+  computeUnitLimit?: number;
+}
+
+export interface PlannedTransaction {
+  message: CompiledMessage;
+  lastValidBlockHeight: bigint;
+}
+
+/** Operations that create an account: a new mint keypair signs them. */
+export function needsNewMint(intent: AssetIntent): boolean {
+  return (
+    intent.kind === 'token.create' || intent.kind === 'nft.create' || intent.kind === 'nft.mint'
+  );
+}
+
+/**
+ * Turns an intent into a signed-ready Token-2022 transaction. State the chain can tell before
+ * anything is signed (balance too low, item burned or not held, collection full) is checked and
+ * mapped to the client's error; simulation then sizes the compute-unit limit and refuses what
+ * would fail, so a program error is known before anything is sent.
+ */
+export async function planSolanaTransaction(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  signer: string,
+  intent: AssetIntent,
+  newMint: string | undefined,
+  settings: SolanaSendSettings,
+): Promise<PlannedTransaction> {
+  const payer = new PublicKey(signer);
+  const instructions = await instructionsFor(adapter, network, payer, intent, newMint, {
+    checkGroupSize: settings.computeUnitLimit !== undefined,
+  });
+  const blockhash = await adapter.latestBlockhash(network);
+  const fixed = settings.computeUnitLimit;
+  const message = compileLegacyMessage(payer, blockhash.blockhash, [
+    ComputeBudgetProgram.setComputeUnitLimit({ units: fixed ?? MAX_COMPUTE_UNITS }),
+    ...(settings.priorityFeeMicroLamports > 0
+      ? [
+          ComputeBudgetProgram.setComputeUnitPrice({
+            microLamports: settings.priorityFeeMicroLamports,
+          }),
+        ]
+      : []),
+    ...instructions,
+  ]);
+  if (fixed !== undefined) return { message, lastValidBlockHeight: blockhash.lastValidBlockHeight };
+
+  const simulation = await adapter.simulate(
+    network,
+    unsignedWire(message.bytes, message.signers.length),
+  );
+  if (simulation.err !== null) {
+    throw solanaErrorToAppError(simulation.err, message.programs, intent);
+  }
+  const units = Math.min(
+    MAX_COMPUTE_UNITS,
+    Math.ceil((simulation.unitsConsumed * (100 + settings.computeUnitMarginPercent)) / 100) +
+      COMPUTE_UNIT_FLOOR,
+  );
+  return {
+    message: withComputeUnitLimit(message, units),
+    lastValidBlockHeight: blockhash.lastValidBlockHeight,
+  };
+}
+
+async function instructionsFor(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  payer: PublicKey,
+  intent: AssetIntent,
+  newMint: string | undefined,
+  options: { checkGroupSize: boolean },
+): Promise<TransactionInstruction[]> {
+  const rentOf = () => adapter.rentOf(network);
+  const mintKey = () => {
+    if (!newMint) throw new Error(`${intent.kind} needs a new mint keypair`);
+    return new PublicKey(newMint);
+  };
+  switch (intent.kind) {
+    case 'token.create':
+      return tokenCreateInstructions({
+        authority: payer,
+        mint: mintKey(),
+        decimals: intent.decimals,
+        initialSupply: BigInt(intent.initialSupply),
+        metadata: { name: intent.name, symbol: intent.symbol, uri: intent.metadataUri },
+        rentOf: await rentOf(),
+      });
+    case 'nft.create':
+      return collectionCreateInstructions({
+        authority: payer,
+        mint: mintKey(),
+        maxSize: intent.maxSupply === '0' ? UNLIMITED_GROUP_SIZE : BigInt(intent.maxSupply),
+        metadata: {
+          name: intent.name,
+          symbol: intent.symbol,
+          uri: intent.metadataUri,
+          additional:
+            intent.sellerFeeBps > 0
+              ? [['seller_fee_basis_points', String(intent.sellerFeeBps)]]
+              : undefined,
+        },
+        rentOf: await rentOf(),
+      });
+    case 'nft.mint': {
+      const collection = new PublicKey(intent.collection);
+      if (options.checkGroupSize) await checkGroupRoom(adapter, network, collection);
+      return itemMintInstructions({
+        authority: payer,
+        collection,
+        item: mintKey(),
+        recipient: new PublicKey(intent.recipient),
+        metadata: { name: intent.name, symbol: intent.symbol ?? '', uri: intent.metadataUri },
+        rentOf: await rentOf(),
+      });
+    }
+    case 'token.mint':
+      return tokenMintInstructions({
+        authority: payer,
+        mint: new PublicKey(intent.asset),
+        recipient: new PublicKey(intent.recipient),
+        amount: BigInt(intent.amount),
+        decimals: decimalsOf(intent),
+      });
+    case 'token.burn':
+    case 'token.transfer': {
+      const mint = new PublicKey(intent.asset);
+      await checkBalance(adapter, network, payer, mint, BigInt(intent.amount));
+      const common = { owner: payer, mint, amount: BigInt(intent.amount) };
+      return intent.kind === 'token.burn'
+        ? burnInstructions({ ...common, decimals: decimalsOf(intent) })
+        : transferInstructions({
+            ...common,
+            recipient: new PublicKey(intent.recipient),
+            decimals: decimalsOf(intent),
+          });
+    }
+    case 'nft.transfer':
+    case 'nft.burn': {
+      const item = new PublicKey(intent.tokenId);
+      await checkHeldItem(adapter, network, payer, item);
+      if (intent.kind === 'nft.burn') {
+        return burnInstructions({ owner: payer, mint: item, amount: 1n, decimals: 0, close: true });
+      }
+      const recipient = new PublicKey(intent.recipient);
+      return transferInstructions({
+        owner: payer,
+        mint: item,
+        recipient,
+        amount: 1n,
+        decimals: 0,
+        close: !recipient.equals(payer),
+      });
+    }
+  }
+}
+
+function decimalsOf(intent: { decimals?: number }): number {
+  if (intent.decimals === undefined) throw new Error('Solana token operations carry decimals');
+  return intent.decimals;
+}
+
+async function checkBalance(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  owner: PublicKey,
+  mint: PublicKey,
+  amount: bigint,
+): Promise<void> {
+  const ata = tokenAccountOf(mint, owner);
+  const [account] = await adapter.accounts(network, [ata]);
+  const held = account ? unpackAccount(ata, account, TOKEN_2022_PROGRAM_ID).amount : 0n;
+  if (held < amount) {
+    throw AppError.conflict(
+      `Insufficient balance: the managed wallet holds ${held} base units, ` +
+        `the operation needs ${amount}.`,
+    );
+  }
+}
+
+async function checkHeldItem(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  owner: PublicKey,
+  item: PublicKey,
+): Promise<void> {
+  const ata = tokenAccountOf(item, owner);
+  const [mintAccount, held] = await adapter.accounts(network, [item, ata]);
+  if (!mintAccount) throw AppError.notFound(`No item ${item.toBase58()} on chain.`);
+  const mint = mintOf(item, mintAccount);
+  if (mint.supply === 0n) throw AppError.conflict(`Item ${item.toBase58()} was already burned.`);
+  if (!held || unpackAccount(ata, held, TOKEN_2022_PROGRAM_ID).amount === 0n) {
+    throw new AppError('FORBIDDEN', `The managed wallet does not hold item ${item.toBase58()}.`);
+  }
+}
+
+async function checkGroupRoom(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  collection: PublicKey,
+): Promise<void> {
+  const [account] = await adapter.accounts(network, [collection]);
+  const group = account ? groupOf(mintOf(collection, account)) : null;
+  if (group && group.size >= group.maxSize) {
+    throw AppError.conflict(`The collection has reached its max supply (${group.maxSize}).`);
+  }
+}
+
+/** What a confirmed transaction produced: the new mint (and, for an item, its token id). */
+export function solanaOutcome(intent: AssetIntent, newMint: string | undefined): AssetOutcome {
+  switch (intent.kind) {
+    case 'token.create':
+    case 'nft.create':
+      return { mintAddress: newMint };
+    case 'nft.mint':
+      return { mintAddress: newMint, tokenId: newMint };
+    case 'token.mint':
+    case 'token.burn':
+    case 'token.transfer':
+    case 'nft.transfer':
+    case 'nft.burn':
+      return {};
+  }
+}

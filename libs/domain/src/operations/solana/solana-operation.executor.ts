@@ -1,0 +1,262 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, type AssetOutcome } from '@app/common';
+import {
+  SolanaAdapter,
+  SolanaRpcError,
+  SolanaTransportError,
+  ed25519Signer,
+  instructionPrograms,
+  needsNewMint,
+  newEd25519Seed,
+  planSolanaTransaction,
+  reached,
+  signWire,
+  solanaErrorToAppError,
+  solanaOutcome,
+  type Ed25519Signer,
+  type SignatureStatus,
+  type SolanaNetworkDefinition,
+} from '@app/chains';
+import { OperationRepository, type OperationEntity } from '@app/database';
+import { SecretBox, type SealedSecret } from '../../security/secret-box';
+import { FaultInjection } from '../fault-injection';
+import { ManagedSigner } from '../managed-signer';
+import { OperationSettler } from '../operation-settler';
+import { RetryLater } from '../retry-later';
+import { SolanaOperationStore } from './solana-operation.store';
+
+const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
+/** How often, while a signature has no status, the blockhash's expiry is checked. */
+const EXPIRY_CHECK_MS = 1_000;
+const CONFIRM_PATIENCE_MS = 120_000;
+/** Signings one run may make (each after the previous one provably expired). */
+const MAX_SIGNINGS_PER_RUN = 3;
+
+interface NewMint {
+  signer: Ed25519Signer;
+  /** Set when the seed was made now and must be stored with the first signature. */
+  toStore?: SealedSecret;
+}
+
+type Verdict =
+  | { kind: 'confirmed' }
+  | { kind: 'failed'; error: AppError }
+  /** Never landed, never can: released to `queued` to be signed anew. */
+  | { kind: 'expired' };
+
+/**
+ * Carries a Solana operation from wherever it stands to settlement, exactly once:
+ *
+ * - The signed transaction, its signature and its blockhash's lastValidBlockHeight are stored
+ *   before anything is sent; the mint account an operation creates gets its keypair once, sealed
+ *   in the operation row, so every signing of the operation creates the same account.
+ * - Recovery looks at the signature's status first. Landed: adopted, success or failure. Not
+ *   landed and the blockhash still valid: the same bytes are sent again. Only when the chain's
+ *   block height (confirmed) is past lastValidBlockHeight and the signature still has no status
+ *   is the operation released and signed anew.
+ */
+@Injectable()
+export class SolanaOperationExecutor {
+  private readonly logger = new Logger(SolanaOperationExecutor.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly solana: SolanaAdapter,
+    private readonly operations: OperationRepository,
+    private readonly store: SolanaOperationStore,
+    private readonly signer: ManagedSigner,
+    private readonly secretBox: SecretBox,
+    private readonly settler: OperationSettler,
+    private readonly faults: FaultInjection,
+  ) {}
+
+  async execute(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
+    try {
+      await this.run(network, initial);
+    } catch (error) {
+      if (error instanceof SolanaTransportError || error instanceof SolanaRpcError) {
+        throw new RetryLater(`Solana RPC: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  private async run(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
+    let operation = initial;
+    for (let signing = 0; signing <= MAX_SIGNINGS_PER_RUN; signing++) {
+      if (operation.status === 'queued') {
+        try {
+          await this.sign(network, operation);
+        } catch (error) {
+          if (error instanceof AppError) return this.settler.fail(operation, error);
+          throw error;
+        }
+        operation = await this.reload(operation.id);
+        if (operation.status === 'queued') continue; // lost a race on the new mint's seed
+      }
+      if (operation.status !== 'signed' && operation.status !== 'submitted') return;
+
+      const verdict = await this.follow(network, operation);
+      switch (verdict.kind) {
+        case 'confirmed':
+          return this.settler.confirm(operation, await this.outcome(operation));
+        case 'failed':
+          return this.settler.fail(operation, verdict.error);
+        case 'expired':
+          this.logger.warn(
+            `Operation ${operation.id}: ${operation.txHash} expired unlanded; signing it anew`,
+          );
+          operation = await this.reload(operation.id);
+      }
+    }
+    throw new RetryLater(`Operation ${operation.id} expired ${MAX_SIGNINGS_PER_RUN} times`);
+  }
+
+  /** queued -> signed: plans, signs and stores the transaction (nothing is sent here). */
+  private async sign(network: SolanaNetworkDefinition, operation: OperationEntity): Promise<void> {
+    const newMint = needsNewMint(operation.intent) ? this.newMintOf(operation) : undefined;
+    const settings = this.config.solana;
+    const planned = await planSolanaTransaction(
+      this.solana,
+      network,
+      operation.signer,
+      operation.intent,
+      newMint?.signer.address,
+      settings,
+    );
+    const signed = await this.signer.withSecret(operation.accountId, 'solana', async (secret) =>
+      signWire(planned.message.bytes, planned.message.signers, [
+        ed25519Signer(secret),
+        ...(newMint ? [newMint.signer] : []),
+      ]),
+    );
+    const claimed = await this.store.markSigned(operation.id, {
+      signedTx: signed.wire.toString('base64'),
+      txHash: signed.signature,
+      lastValidBlockHeight: planned.lastValidBlockHeight,
+      newMintSecret: newMint?.toStore,
+    });
+    if (claimed) this.faults.at('crash-after-sign');
+  }
+
+  /**
+   * Follows a signed transaction to a verdict: status first, then (not landed) send or re-send
+   * the same bytes, and check whether its blockhash has expired.
+   */
+  private async follow(
+    network: SolanaNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<Verdict> {
+    const signature = operation.txHash!;
+    const wire = operation.signedTx!;
+    const lastValid = operation.lastValidBlockHeight ?? null;
+    let accepted = operation.status === 'submitted';
+    let lastSent = 0;
+    let lastExpiryCheck = Date.now();
+    const started = Date.now();
+
+    for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
+      const status = await this.solana.signatureStatus(network, signature);
+      if (status) {
+        const verdict = this.landed(operation, status);
+        if (verdict) return verdict;
+        await sleep(STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)]);
+        continue;
+      }
+
+      let checkExpiry = Date.now() - lastExpiryCheck >= EXPIRY_CHECK_MS;
+      if (lastSent === 0 || Date.now() - lastSent >= this.config.solana.rebroadcastMs) {
+        // The first send of these bytes goes through preflight: a transaction that would fail
+        // is refused before it costs a fee. Re-sends skip it: the first may have landed since.
+        const result = await this.solana.send(network, wire, { preflight: !accepted });
+        lastSent = Date.now();
+        if (result.kind === 'accepted') {
+          if (!accepted && operation.status === 'signed') {
+            await this.operations.markSubmitted(operation.id);
+            this.faults.at('crash-after-broadcast');
+          }
+          accepted = true;
+          continue; // its status may be there already
+        }
+        if (result.kind === 'blockhash-not-found') checkExpiry = true;
+        if (result.kind === 'refused' && !accepted) {
+          // Refused at preflight and never accepted before: no node has these bytes.
+          const again = await this.solana.signatureStatus(network, signature);
+          if (again) continue;
+          const error =
+            result.err === null
+              ? new AppError(
+                  'BAD_GATEWAY',
+                  `The ${network.network} node refused the transaction: ${result.message}`,
+                )
+              : solanaErrorToAppError(result.err, programsOf(wire), operation.intent);
+          return { kind: 'failed', error };
+        }
+      }
+
+      if (checkExpiry && lastValid !== null) {
+        lastExpiryCheck = Date.now();
+        if ((await this.solana.blockHeight(network, 'confirmed')) > lastValid) {
+          // Past its last valid block: if it has no status now, it never landed and never will.
+          if (await this.solana.signatureStatus(network, signature)) continue;
+          if (await this.store.releaseExpired(operation.id, signature)) return { kind: 'expired' };
+          throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+        }
+      }
+      await sleep(STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)]);
+    }
+    throw new RetryLater(`No status for ${signature} yet`);
+  }
+
+  /** A landed transaction's verdict once its commitment is reached (null: wait). */
+  private landed(operation: OperationEntity, status: SignatureStatus): Verdict | null {
+    if (status.err !== null && status.err !== undefined) {
+      return {
+        kind: 'failed',
+        error: solanaErrorToAppError(status.err, programsOf(operation.signedTx!), operation.intent),
+      };
+    }
+    return reached(status, this.config.solana.commitment) ? { kind: 'confirmed' } : null;
+  }
+
+  private async outcome(operation: OperationEntity): Promise<AssetOutcome> {
+    if (!needsNewMint(operation.intent)) return solanaOutcome(operation.intent, undefined);
+    return solanaOutcome(operation.intent, this.newMintOf(operation).signer.address);
+  }
+
+  /** The operation's new mint: its stored seed, or a new one to store with the first signature. */
+  private newMintOf(operation: OperationEntity): NewMint {
+    if (operation.ephemeralSecret && operation.ephemeralKeyId) {
+      const seed = this.secretBox.open(
+        { ciphertext: operation.ephemeralSecret, keyId: operation.ephemeralKeyId },
+        operation.id,
+      );
+      try {
+        return { signer: ed25519Signer(seed) };
+      } finally {
+        seed.fill(0);
+      }
+    }
+    const seed = newEd25519Seed();
+    try {
+      return { signer: ed25519Signer(seed), toStore: this.secretBox.seal(seed, operation.id) };
+    } finally {
+      seed.fill(0);
+    }
+  }
+
+  private async reload(id: string): Promise<OperationEntity> {
+    const operation = await this.operations.findById(id);
+    if (!operation) throw new Error(`Operation ${id} vanished`);
+    return operation;
+  }
+}
+
+function programsOf(wire: string): string[] {
+  return instructionPrograms(Buffer.from(wire, 'base64'));
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,189 @@
+import { Connection, PublicKey, SendTransactionError, VersionedTransaction } from '@solana/web3.js';
+import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
+import { queryDatabase } from '@test/support/chain-reads';
+import type { HttpClient } from '@test/support/http-client';
+import type { ServiceProcess } from '@test/support/service-process';
+import {
+  newAccountClient,
+  startServiceStack,
+  type ServiceStack,
+} from '@test/support/service-stack';
+
+jest.setTimeout(120_000);
+
+/** 10 ms slots: a blockhash is valid for 150 blocks, 1.5 s. */
+const SLOT_MS = 10;
+const FAST_RECOVERY = { JOB_LOCK_MS: '1000', RECONCILE_AFTER_MS: '1500' };
+const IMAGE = 'https://example.com/x.png';
+
+interface OperationRow {
+  status: string;
+  tx_hash: string | null;
+  signed_tx: string | null;
+  last_valid_block_height: string | null;
+  result: { mintAddress?: string } | null;
+}
+
+/**
+ * Blockhash expiry on a fast slot clock: a transaction signed but never sent (the worker killed
+ * after signing) outlives its blockhash. Only then, with its signature provably never landed,
+ * is the operation signed anew: a second signature, and still one asset.
+ */
+describe('Solana blockhash expiry', () => {
+  let stack: ServiceStack;
+  let connection: Connection;
+  let api: HttpClient;
+  let collection: string;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({
+      workers: 1,
+      env: FAST_RECOVERY,
+      chains: { slotMs: SLOT_MS },
+    });
+    connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
+    api = (await newAccountClient(stack.http)).api;
+    const [created, tokenCreated] = await Promise.all([
+      api.post('/nfts', {
+        network: 'solana',
+        name: 'Expiry',
+        description: 'expiry tests',
+        images: [IMAGE],
+      }),
+      api.post('/tokens', { network: 'solana', name: 'Expiry', symbol: 'EXP', amount: 10 }),
+    ]);
+    expect([created.status, tokenCreated.status]).toEqual([200, 200]);
+    collection = created.body.data.mint_address;
+    token = tokenCreated.body.data.mint_address;
+    await stopWorkers();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const stopWorkers = () => Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
+
+  const operation = async (id: string): Promise<OperationRow> =>
+    (
+      await queryDatabase<OperationRow & Record<string, unknown>>(
+        stack.services.databaseUrl,
+        `SELECT status, tx_hash, signed_tx, last_valid_block_height, result
+         FROM operations WHERE id = $1`,
+        [id],
+      )
+    )[0];
+
+  const waitForExit = (worker: ServiceProcess) =>
+    new Promise<void>((resolve) => {
+      if (worker.process.exitCode !== null || worker.process.signalCode !== null) resolve();
+      else worker.process.once('exit', () => resolve());
+    });
+
+  const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await operation(id);
+      if (row.status === 'confirmed' || row.status === 'failed') return row;
+      if (Date.now() > deadline) throw new Error(`operation ${id} is still ${row.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  const waitPast = async (lastValidBlockHeight: number) => {
+    while ((await connection.getBlockHeight('confirmed')) <= lastValidBlockHeight) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  const signatureStatus = async (signature: string) =>
+    (await connection.getSignatureStatus(signature, { searchTransactionHistory: true })).value;
+
+  /** Signs with a worker that dies right after storing the signed transaction. */
+  const signAndCrash = async (request: () => Promise<string>): Promise<[string, OperationRow]> => {
+    const crashing = await stack.startWorker({ FAULT_INJECTION: 'crash-after-sign' });
+    const id = await request();
+    await waitForExit(crashing);
+    expect(crashing.process.signalCode).toBe('SIGKILL');
+    const signed = await operation(id);
+    expect(signed.status).toBe('signed');
+    return [id, signed];
+  };
+
+  const groupSize = async (): Promise<bigint> =>
+    getTokenGroupState(
+      await getMint(connection, new PublicKey(collection), 'confirmed', TOKEN_2022_PROGRAM_ID),
+    )!.size!;
+
+  it('re-signs an NFT mint whose transaction expired unlanded: new signature, same item mint, one item', async () => {
+    const sizeBefore = await groupSize();
+    const [id, first] = await signAndCrash(async () => {
+      const response = await api.post(
+        `/nfts/${collection}/mint`,
+        { name: 'Expired once', images: [IMAGE] },
+        { prefer: 'respond-async' },
+      );
+      expect(response.status).toBe(202);
+      return response.body.data.operation_id as string;
+    });
+    const firstTx = VersionedTransaction.deserialize(Buffer.from(first.signed_tx!, 'base64'));
+    const itemMint = firstTx.message.staticAccountKeys[1].toBase58();
+
+    await waitPast(Number(first.last_valid_block_height));
+    expect(await signatureStatus(first.tx_hash!)).toBeNull();
+
+    await stack.startWorker();
+    const settled = await waitForSettled(id);
+    expect(settled.status).toBe('confirmed');
+    expect(settled.tx_hash).not.toBe(first.tx_hash);
+    expect(await signatureStatus(settled.tx_hash!)).toMatchObject({ err: null });
+    // The first transaction never landed, and its bytes never can now.
+    expect(await signatureStatus(first.tx_hash!)).toBeNull();
+    const resend = await connection
+      .sendRawTransaction(Buffer.from(first.signed_tx!, 'base64'))
+      .catch((error: unknown) => error);
+    expect(resend).toBeInstanceOf(SendTransactionError);
+    expect((resend as Error).message).toMatch(/Blockhash not found/);
+
+    // Both signings created the same item mint: the keypair was kept with the operation.
+    expect(settled.result?.mintAddress).toBe(itemMint);
+    const secondTx = VersionedTransaction.deserialize(Buffer.from(settled.signed_tx!, 'base64'));
+    expect(secondTx.message.staticAccountKeys[1].toBase58()).toBe(itemMint);
+    expect(secondTx.message.recentBlockhash).not.toBe(firstTx.message.recentBlockhash);
+    expect(await groupSize()).toBe(sizeBefore + 1n);
+    const items = await queryDatabase(
+      stack.services.databaseUrl,
+      'SELECT mint_address FROM nft_items WHERE operation_id = $1',
+      [id],
+    );
+    expect(items).toEqual([{ mint_address: itemMint }]);
+    await stopWorkers();
+  });
+
+  it('re-signs a token mint whose transaction expired unlanded: the supply grows once', async () => {
+    const mint = new PublicKey(token);
+    const supplyBefore = (await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID))
+      .supply;
+    const [id, first] = await signAndCrash(async () => {
+      const response = await api.post(
+        `/tokens/${token}/mint`,
+        { amount: 3 },
+        { prefer: 'respond-async' },
+      );
+      expect(response.status).toBe(202);
+      return response.body.data.operation_id as string;
+    });
+    await waitPast(Number(first.last_valid_block_height));
+
+    await stack.startWorker();
+    const settled = await waitForSettled(id);
+    expect(settled.status).toBe('confirmed');
+    expect(settled.tx_hash).not.toBe(first.tx_hash);
+    expect(await signatureStatus(first.tx_hash!)).toBeNull();
+    expect((await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID)).supply).toBe(
+      supplyBefore + 3_000_000_000n,
+    );
+    await stopWorkers();
+  });
+});

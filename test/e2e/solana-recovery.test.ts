@@ -1,0 +1,191 @@
+import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
+import { queryDatabase } from '@test/support/chain-reads';
+import type { HttpClient } from '@test/support/http-client';
+import type { ServiceProcess } from '@test/support/service-process';
+import {
+  newAccountClient,
+  startServiceStack,
+  type ServiceStack,
+} from '@test/support/service-stack';
+
+jest.setTimeout(120_000);
+
+const FAST_RECOVERY = { JOB_LOCK_MS: '1000', RECONCILE_AFTER_MS: '1500' };
+const IMAGE = 'https://example.com/x.png';
+
+interface OperationRow {
+  status: string;
+  tx_hash: string | null;
+  signed_tx: string | null;
+  last_valid_block_height: string | null;
+  ephemeral_secret: Buffer | null;
+  ephemeral_key_id: string | null;
+  result: { mintAddress?: string; tokenId?: string } | null;
+  error_code: string | null;
+}
+
+/**
+ * Solana exactly once, with the worker killed at the worst moments: after signing (the signed
+ * bytes stored, nothing sent) and after sending (landed, not yet settled). The restarted worker
+ * checks the signature first and re-sends the same bytes or adopts what landed: one asset, the
+ * same signature.
+ */
+describe('Solana recovery', () => {
+  let stack: ServiceStack;
+  let connection: Connection;
+  let api: HttpClient;
+  let collection: string;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({ workers: 1, env: FAST_RECOVERY });
+    connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
+    api = (await newAccountClient(stack.http)).api;
+    const created = await api.post('/nfts', {
+      network: 'solana',
+      name: 'Recovery',
+      description: 'crash tests',
+      images: [IMAGE],
+    });
+    expect(created.status).toBe(200);
+    collection = created.body.data.mint_address;
+    await stopWorkers();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const stopWorkers = () => Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
+
+  const operation = async (id: string): Promise<OperationRow> =>
+    (
+      await queryDatabase<OperationRow & Record<string, unknown>>(
+        stack.services.databaseUrl,
+        `SELECT status, tx_hash, signed_tx, last_valid_block_height, ephemeral_secret,
+                ephemeral_key_id, result, error_code
+         FROM operations WHERE id = $1`,
+        [id],
+      )
+    )[0];
+
+  const groupSize = async (mint: string): Promise<bigint> =>
+    getTokenGroupState(
+      await getMint(connection, new PublicKey(mint), 'confirmed', TOKEN_2022_PROGRAM_ID),
+    )!.size!;
+
+  const mintAsync = async (name: string, into = collection): Promise<string> => {
+    const response = await api.post(
+      `/nfts/${into}/mint`,
+      { name, images: [IMAGE] },
+      { prefer: 'respond-async' },
+    );
+    expect(response.status).toBe(202);
+    return response.body.data.operation_id as string;
+  };
+
+  const waitForExit = (worker: ServiceProcess) =>
+    new Promise<void>((resolve) => {
+      if (worker.process.exitCode !== null || worker.process.signalCode !== null) resolve();
+      else worker.process.once('exit', () => resolve());
+    });
+
+  const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await operation(id);
+      if (row.status === 'confirmed' || row.status === 'failed') return row;
+      if (Date.now() > deadline) throw new Error(`operation ${id} is still ${row.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  /** The item mint the stored transaction creates: its second signer. */
+  const newMintOf = (signedTx: string): string =>
+    VersionedTransaction.deserialize(
+      Buffer.from(signedTx, 'base64'),
+    ).message.staticAccountKeys[1].toBase58();
+
+  it.each([
+    ['after signing, before sending', 'crash-after-sign', 'signed', false],
+    ['after sending, before confirmation', 'crash-after-broadcast', 'submitted', true],
+  ])(
+    'completes once when the worker is killed %s',
+    async (_, fault, stateAtCrash, landedBeforeRestart) => {
+      const sizeBefore = await groupSize(collection);
+      const crashing = await stack.startWorker({ FAULT_INJECTION: fault });
+      const id = await mintAsync(`crash ${fault}`);
+      await waitForExit(crashing);
+      expect(crashing.process.signalCode).toBe('SIGKILL');
+
+      const signed = await operation(id);
+      expect(signed.status).toBe(stateAtCrash);
+      expect(signed.tx_hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+      expect(Number(signed.last_valid_block_height)).toBeGreaterThan(
+        await connection.getBlockHeight('confirmed'),
+      );
+      // The new item's keypair is kept with the operation, sealed (iv + tag + 32-byte seed).
+      expect(signed.ephemeral_secret).toBeInstanceOf(Buffer);
+      expect(signed.ephemeral_secret!.length).toBe(12 + 16 + 32);
+      expect(signed.ephemeral_key_id).toBe('local-dev');
+      const status = await connection.getSignatureStatus(signed.tx_hash!, {
+        searchTransactionHistory: true,
+      });
+      expect(status.value !== null).toBe(landedBeforeRestart);
+      expect(await groupSize(collection)).toBe(sizeBefore + (landedBeforeRestart ? 1n : 0n));
+
+      await stack.startWorker();
+      const confirmed = await waitForSettled(id);
+      expect(confirmed.status).toBe('confirmed');
+      // The same signed bytes were sent (or adopted): same signature, one item.
+      expect(confirmed.tx_hash).toBe(signed.tx_hash);
+      expect(confirmed.signed_tx).toBe(signed.signed_tx);
+      expect(confirmed.result?.mintAddress).toBe(newMintOf(signed.signed_tx!));
+      expect(await groupSize(collection)).toBe(sizeBefore + 1n);
+      const items = await queryDatabase(
+        stack.services.databaseUrl,
+        'SELECT mint_address FROM nft_items WHERE operation_id = $1',
+        [id],
+      );
+      expect(items).toEqual([{ mint_address: confirmed.result?.mintAddress }]);
+      await stopWorkers();
+    },
+  );
+
+  it('enforces max_supply on chain when the service could not count ahead (mints queued at once)', async () => {
+    await stack.startWorker();
+    const created = await api.post('/nfts', {
+      network: 'solana',
+      name: 'Capped',
+      description: 'two at most',
+      images: [IMAGE],
+      max_supply: 2,
+    });
+    expect(created.status).toBe(200);
+    const capped = created.body.data.mint_address as string;
+    await stopWorkers();
+
+    // No item is recorded yet, so the API accepts all four; the token group decides.
+    const ids = await Promise.all([0, 1, 2, 3].map((i) => mintAsync(`capped ${i}`, capped)));
+    await stack.startWorker();
+    const rows = await Promise.all(ids.map((id) => waitForSettled(id)));
+    expect(rows.map((row) => row.status).sort()).toEqual([
+      'confirmed',
+      'confirmed',
+      'failed',
+      'failed',
+    ]);
+    expect(rows.filter((row) => row.status === 'failed').map((row) => row.error_code)).toEqual([
+      'CONFLICT',
+      'CONFLICT',
+    ]);
+    const failed = ids[rows.findIndex((row) => row.status === 'failed')];
+    const view = await api.get(`/operations/${failed}`);
+    expect(view.body.data).toMatchObject({
+      status: 'failed',
+      error: { error: 'Conflict', message: expect.stringMatching(/max supply/) },
+    });
+    expect(await groupSize(capped)).toBe(2n);
+    await stopWorkers();
+  });
+});

@@ -4,23 +4,46 @@ import { ConfigModule, type AppConfig } from '@app/config';
 import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { DomainModule } from '@app/domain';
-import { RedisModule } from '@app/queue';
+import { QueueModule } from '@app/queue';
+import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
 import { AuthGuard } from './auth/auth.guard';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { BodyValidationPipe } from './http/body-validation.pipe';
 import { HttpExceptionFilter } from './http/http-exception.filter';
+import { MetadataController } from './metadata/metadata.controller';
+import { NftsController } from './nfts/nfts.controller';
+import { OperationResponder } from './operations/operation-responder';
+import { OperationsController } from './operations/operations.controller';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitService } from './rate-limit/rate-limit.service';
+import { TokensController } from './tokens/tokens.controller';
 import { WalletsController } from './wallets/wallets.controller';
 
 @Module({
-  imports: [DatabaseModule, RedisModule, ChainsModule, DomainModule],
-  controllers: [AccountController, WalletsController, HealthController],
+  imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
+  controllers: [
+    AccountController,
+    AccountWalletsController,
+    WalletsController,
+    TokensController,
+    NftsController,
+    OperationsController,
+    MetadataController,
+    HealthController,
+    DashboardController,
+  ],
   providers: [
     HealthService,
+    OperationResponder,
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     { provide: APP_PIPE, useClass: BodyValidationPipe },
+    RateLimitService,
     { provide: APP_GUARD, useClass: AuthGuard },
+    // After the AuthGuard (guards run in registration order): it limits per authenticated key.
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
 })
 export class AppModule {

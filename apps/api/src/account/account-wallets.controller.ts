@@ -1,0 +1,83 @@
+import { Controller, Get, Logger } from '@nestjs/common';
+import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import type { ChainFamily } from '@app/config';
+import { ok, type SuccessEnvelope } from '@app/common';
+import { NetworkRegistry } from '@app/chains';
+import { AccountService, WalletService } from '@app/domain';
+import { AccountId, SessionAuth } from '../auth/auth.decorators';
+import { SESSION_COOKIE } from '../auth/session-cookie';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+
+export interface AccountWalletView {
+  network: ChainFamily;
+  /** The concrete network the balance was read on (`evm` is the deployment's default). */
+  resolved_network: string;
+  public_key: string;
+  /** Native units, decimal string; null when the chain did not answer in time. */
+  balance: string | null;
+  currency: string;
+}
+
+/** A balance the dashboard waits for longer than this is shown as unavailable. */
+const BALANCE_WAIT_MS = 4_000;
+
+/** The dashboard's view of the account's managed wallets, with live balances. */
+@ApiTags('account')
+@ApiCookieAuth(SESSION_COOKIE)
+@SessionAuth()
+@Controller('account')
+export class AccountWalletsController {
+  private readonly logger = new Logger(AccountWalletsController.name);
+
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly wallets: WalletService,
+    private readonly networks: NetworkRegistry,
+  ) {}
+
+  @Get('wallets')
+  @ApiEnvelope(
+    'The managed Solana and EVM wallets with their balances (null when a chain is down)',
+    [401],
+  )
+  async list(
+    @AccountId() accountId: string,
+  ): Promise<SuccessEnvelope<{ wallets: AccountWalletView[] }>> {
+    const account = await this.accounts.view(accountId);
+    const wallets = await Promise.all(
+      account.wallets.map((wallet) => this.withBalance(accountId, wallet)),
+    );
+    return ok({ wallets }, 'Managed wallets.');
+  }
+
+  /** A chain that is down must not fail the page: its wallet is listed with a null balance. */
+  private async withBalance(
+    accountId: string,
+    wallet: { network: ChainFamily; public_key: string },
+  ): Promise<AccountWalletView> {
+    const definition = this.networks.resolve(wallet.network);
+    const base = {
+      network: wallet.network,
+      resolved_network: definition.network,
+      public_key: wallet.public_key,
+      currency: definition.currency.symbol,
+    };
+    try {
+      const view = await bounded(this.wallets.get(accountId, wallet.public_key), BALANCE_WAIT_MS);
+      return { ...base, resolved_network: view.network, balance: view.balance };
+    } catch (error) {
+      this.logger.warn(
+        `No balance for ${definition.network} ${wallet.public_key}: ${String(error)}`,
+      );
+      return { ...base, balance: null };
+    }
+  }
+}
+
+function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import * as ts from 'typescript';
+import { dashboardDirectory, loadDashboardAssets } from './dashboard-assets';
+
+const PUBLIC = join(__dirname, 'public');
+
+describe('dashboard assets', () => {
+  it('loads every page file with its content type and a content-derived ETag', () => {
+    const assets = loadDashboardAssets(PUBLIC);
+    expect([...assets.keys()].sort()).toEqual(['dashboard.css', 'dashboard.js', 'index.html']);
+    expect(assets.get('index.html')?.contentType).toBe('text/html; charset=utf-8');
+    expect(assets.get('dashboard.js')?.contentType).toBe('text/javascript; charset=utf-8');
+    expect(assets.get('dashboard.css')?.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+  });
+
+  it('links only files it serves, and no inline script the CSP would block', () => {
+    const html = loadDashboardAssets(PUBLIC).get('index.html')!.body.toString();
+    const linked = [...html.matchAll(/(?:src|href)="\/dashboard\/([^"]+)"/g)].map((m) => m[1]);
+    expect(linked.sort()).toEqual(['dashboard.css', 'dashboard.js']);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).not.toMatch(/\son[a-z]+="/);
+  });
+
+  it('finds the files from source and says where it looked when they are missing', () => {
+    expect(dashboardDirectory()).toBe(PUBLIC);
+    expect(() => dashboardDirectory(['/nowhere/a', '/nowhere/b'])).toThrow(
+      'Dashboard files not found; looked in /nowhere/a, /nowhere/b',
+    );
+  });
+
+  it('has a browser script that type-checks (strict, through its JSDoc types)', () => {
+    const configPath = join(PUBLIC, 'tsconfig.json');
+    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, undefined, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    });
+    expect(parsed?.fileNames.map((file) => file.replace(/\\/g, '/'))).toEqual([
+      join(PUBLIC, 'dashboard.js').replace(/\\/g, '/'),
+    ]);
+    const program = ts.createProgram(parsed!.fileNames, parsed!.options);
+    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+      const where = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+      return `${diagnostic.file?.fileName ?? ''}:${(where?.line ?? 0) + 1} ${text}`;
+    });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,520 @@
+// The dashboard: a small client of the /account JSON endpoints, on the session cookie. Plain
+// JavaScript the browser runs as is (no framework, no build step), type-checked through JSDoc
+// by the tsconfig.json beside it. Data from the API is only ever set as text, never as HTML.
+// Loaded as a module: strict, deferred, and nothing leaks into the page's globals.
+/* global document, window, navigator, fetch, setTimeout, clearTimeout */
+
+/**
+ * @typedef {{ id: string, email: string }} Account
+ * @typedef {{ id: string, name: string, prefix: string, created_at: string,
+ *   revoked_at: string | null }} ApiKey
+ * @typedef {ApiKey & { key: string }} IssuedApiKey
+ * @typedef {{ network: string, resolved_network: string, public_key: string,
+ *   balance: string | null, currency: string }} Wallet
+ * @typedef {{ operation_id: string, kind: string, network: string, status: string,
+ *   tx: string | null, created_at: string }} Operation
+ * @typedef {{ operations: Operation[], next_cursor: string | null }} OperationsPage
+ */
+
+const OPERATIONS_PAGE_SIZE = 20;
+const FAMILY_NAMES = /** @type {Record<string, string>} */ ({ solana: 'Solana', evm: 'EVM' });
+
+// ---- HTTP -------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  /** @param {number} status HTTP status, 0 when the service could not be reached */
+  constructor(status, message = '') {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Calls the API; resolves to the envelope's `data`, rejects with an ApiError carrying the
+ * envelope's `message`, which the page shows as it is.
+ * @param {'GET' | 'POST' | 'DELETE'} method
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<unknown>}
+ */
+async function api(method, path, body) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'The service could not be reached. Check the connection and retry.');
+  }
+  /** @type {unknown} */
+  let envelope = null;
+  try {
+    envelope = JSON.parse(await response.text());
+  } catch {
+    envelope = null;
+  }
+  if (response.ok && isRecord(envelope) && envelope.success === true) return envelope.data;
+  const message =
+    isRecord(envelope) && typeof envelope.message === 'string'
+      ? envelope.message
+      : `The request failed (HTTP ${response.status}).`;
+  throw new ApiError(response.status, message);
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isRecord(value) {
+  return typeof value === 'object' && value !== null;
+}
+
+/** @param {unknown} error */
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// ---- DOM helpers ------------------------------------------------------------------------------
+
+/**
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {{ new (): T }} type
+ * @returns {T}
+ */
+function byId(id, type) {
+  const node = document.getElementById(id);
+  if (!(node instanceof type)) throw new Error(`The page lacks #${id}`);
+  return node;
+}
+
+/** @param {string} id */
+const $ = (id) => byId(id, HTMLElement);
+/** @param {string} id */
+const input = (id) => byId(id, HTMLInputElement);
+/** @param {string} id */
+const button = (id) => byId(id, HTMLButtonElement);
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} [attributes] `text` sets the text content
+ * @param {(Node | null)[]} [children]
+ */
+function el(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+/** @param {string | null} iso */
+function formatTime(iso) {
+  const date = new Date(iso ?? '');
+  if (Number.isNaN(date.getTime())) return iso ?? '';
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** @param {string} iso */
+function timeCell(iso) {
+  return el('td', {}, [el('time', { datetime: iso, text: formatTime(iso) })]);
+}
+
+/** @param {string} value @param {number} keep */
+function shorten(value, keep) {
+  return value.length <= keep * 2 + 1 ? value : `${value.slice(0, keep)}…${value.slice(-keep)}`;
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let statusTimer;
+
+/** The page's live region: screen readers announce what is written here. */
+function announce(message = '', isError = false) {
+  const status = $('status');
+  status.textContent = message;
+  status.classList.toggle('error', isError);
+  clearTimeout(statusTimer);
+  if (message && !isError) statusTimer = setTimeout(() => (status.textContent = ''), 8000);
+}
+
+/** @param {string} id @param {unknown} [error] */
+function showError(id, error) {
+  $(id).textContent = error === undefined ? '' : messageOf(error);
+}
+
+/**
+ * Disables a button while its request runs.
+ * @template T
+ * @param {HTMLButtonElement} target
+ * @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+async function busy(target, work) {
+  target.disabled = true;
+  target.setAttribute('aria-busy', 'true');
+  try {
+    return await work();
+  } finally {
+    target.disabled = false;
+    target.removeAttribute('aria-busy');
+  }
+}
+
+/**
+ * Copies with the Clipboard API where the page may (a secure context: https or localhost), else
+ * selects the text so that Ctrl+C copies it.
+ * @param {HTMLButtonElement} trigger
+ * @param {() => string} text
+ * @param {string} label
+ * @param {HTMLInputElement} [field]
+ */
+function copyOnClick(trigger, text, label, field) {
+  trigger.addEventListener('click', () => {
+    const copied = navigator.clipboard?.writeText(text()) ?? Promise.reject(new Error('no API'));
+    copied.then(
+      () => {
+        trigger.textContent = 'Copied';
+        announce(`${label} copied to the clipboard.`);
+        setTimeout(() => (trigger.textContent = 'Copy'), 2000);
+      },
+      () => {
+        field?.focus();
+        field?.select();
+        announce('This browser blocked copying: select the text and press Ctrl+C (⌘C).', true);
+      },
+    );
+  });
+}
+
+// ---- Views ------------------------------------------------------------------------------------
+
+/** @param {string} [message] @param {boolean} [moveFocus] */
+function showSignedOut(message, moveFocus = true) {
+  $('loading').hidden = true;
+  $('signed-in').hidden = true;
+  $('session').hidden = true;
+  $('signed-out').hidden = false;
+  hideNewKey();
+  if (message) announce(message);
+  if (moveFocus) $('signed-out-title').focus();
+}
+
+/** @param {Account} account @param {string} [message] */
+function showSignedIn(account, message) {
+  $('loading').hidden = true;
+  $('signed-out').hidden = true;
+  $('signed-in').hidden = false;
+  $('session').hidden = false;
+  $('session-email').textContent = account.email;
+  byId('login-form', HTMLFormElement).reset();
+  byId('register-form', HTMLFormElement).reset();
+  showError('login-error');
+  showError('register-error');
+  if (message) {
+    announce(message);
+    $('signed-in-title').focus();
+  }
+  void loadKeys();
+  void loadWallets();
+  void loadOperations(true);
+}
+
+/**
+ * A 401 on a session route means the session ended (expired, or signed out elsewhere).
+ * @param {unknown} error
+ */
+function sessionEnded(error) {
+  if (!(error instanceof ApiError) || error.status !== 401) return false;
+  showSignedOut('Your session has ended. Sign in again.');
+  return true;
+}
+
+// ---- API keys ---------------------------------------------------------------------------------
+
+async function loadKeys() {
+  try {
+    const data = /** @type {{ api_keys: ApiKey[] }} */ (await api('GET', '/account/api-keys'));
+    renderKeys(data.api_keys);
+  } catch (error) {
+    if (!sessionEnded(error)) showError('key-error', error);
+  }
+}
+
+/** @param {ApiKey[]} keys */
+function renderKeys(keys) {
+  const body = $('keys-body');
+  body.replaceChildren(...keys.map(keyRow));
+  $('keys-table').hidden = keys.length === 0;
+  $('keys-empty').hidden = keys.length !== 0;
+}
+
+/** @param {ApiKey} key */
+function keyRow(key) {
+  const revoked = key.revoked_at !== null;
+  let action = null;
+  if (!revoked) {
+    action = /** @type {HTMLButtonElement} */ (
+      el('button', {
+        type: 'button',
+        class: 'button danger',
+        text: 'Revoke',
+        'aria-label': `Revoke the key ${key.name} (${key.prefix}…)`,
+      })
+    );
+    const revokeButton = action;
+    action.addEventListener('click', () => void revokeKey(key, revokeButton));
+  }
+  const badge = el('span', {
+    class: `badge ${revoked ? 'revoked' : 'ok'}`,
+    text: revoked ? 'Revoked' : 'Active',
+  });
+  if (revoked) badge.title = `Revoked ${formatTime(key.revoked_at)}`;
+  return el('tr', { 'data-key-id': key.id }, [
+    el('td', { text: key.name }),
+    el('td', {}, [el('code', { text: `${key.prefix}…` })]),
+    timeCell(key.created_at),
+    el('td', {}, [badge]),
+    el('td', { class: 'actions' }, [action]),
+  ]);
+}
+
+/** @param {ApiKey} key @param {HTMLButtonElement} trigger */
+async function revokeKey(key, trigger) {
+  const question = `Revoke the key "${key.name}" (${key.prefix}…)? Calls with it answer 401 from now on.`;
+  if (!window.confirm(question)) return;
+  showError('key-error');
+  try {
+    await busy(trigger, () => api('DELETE', `/account/api-keys/${encodeURIComponent(key.id)}`));
+    announce(`API key "${key.name}" revoked.`);
+    $('keys-title').focus();
+    await loadKeys();
+  } catch (error) {
+    if (!sessionEnded(error)) showError('key-error', error);
+  }
+}
+
+/** @param {SubmitEvent} event */
+async function issueKey(event) {
+  event.preventDefault();
+  const form = byId('key-form', HTMLFormElement);
+  const name = input('key-name').value.trim();
+  showError('key-error');
+  try {
+    const issued = /** @type {IssuedApiKey} */ (
+      await busy(button('issue-key'), () => api('POST', '/account/api-keys', name ? { name } : {}))
+    );
+    form.reset();
+    const field = input('new-key-value');
+    field.value = issued.key;
+    $('new-key').hidden = false;
+    announce('API key issued. Copy it now: it is shown only once.');
+    field.focus();
+    field.select();
+    await loadKeys();
+  } catch (error) {
+    if (!sessionEnded(error)) showError('key-error', error);
+  }
+}
+
+function hideNewKey() {
+  $('new-key').hidden = true;
+  input('new-key-value').value = '';
+}
+
+// ---- Wallets ----------------------------------------------------------------------------------
+
+async function loadWallets() {
+  const list = $('wallets');
+  list.setAttribute('aria-busy', 'true');
+  try {
+    const data = /** @type {{ wallets: Wallet[] }} */ (await api('GET', '/account/wallets'));
+    list.replaceChildren(...data.wallets.map(walletItem));
+  } catch (error) {
+    if (!sessionEnded(error)) {
+      list.replaceChildren(
+        el('li', { class: 'form-error', role: 'alert', text: messageOf(error) }),
+      );
+    }
+  } finally {
+    list.setAttribute('aria-busy', 'false');
+  }
+}
+
+/** @param {Wallet} wallet */
+function walletItem(wallet) {
+  const family = FAMILY_NAMES[wallet.network] ?? wallet.network;
+  const titleId = `wallet-${wallet.network}`;
+  const balance =
+    wallet.balance === null
+      ? el('p', {
+          class: 'balance unavailable',
+          text: `Balance unavailable: the ${wallet.resolved_network} chain did not answer.`,
+        })
+      : el('p', { class: 'balance', text: `${wallet.balance} ${wallet.currency}` });
+  const copy = /** @type {HTMLButtonElement} */ (
+    el('button', {
+      type: 'button',
+      class: 'button secondary small',
+      text: 'Copy',
+      'aria-label': `Copy the ${family} wallet address`,
+    })
+  );
+  copyOnClick(copy, () => wallet.public_key, `The ${family} address`);
+  return el('li', { class: 'wallet', 'aria-labelledby': titleId }, [
+    el('h3', { id: titleId }, [
+      document.createTextNode(`${family} wallet`),
+      el('span', { class: 'network', text: wallet.resolved_network }),
+    ]),
+    balance,
+    el('div', { class: 'address-row' }, [
+      el('code', { class: 'address', text: wallet.public_key }),
+      copy,
+    ]),
+  ]);
+}
+
+// ---- Operations -------------------------------------------------------------------------------
+
+/** @type {string | null} */
+let nextCursor = null;
+
+/** @param {string} status */
+function statusClass(status) {
+  if (status === 'confirmed') return 'ok';
+  if (status === 'failed') return 'failed';
+  return 'pending';
+}
+
+/**
+ * The account's operations, newest first, a page at a time (`next_cursor` is opaque). A 404 means
+ * this deployment has no operations endpoint yet: there is nothing to show.
+ * @param {boolean} first
+ */
+async function loadOperations(first) {
+  const more = button('ops-more');
+  const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
+  const path = `/account/operations?limit=${OPERATIONS_PAGE_SIZE}${cursor}`;
+  showError('ops-error');
+  try {
+    const page = /** @type {OperationsPage} */ (
+      await (first ? api('GET', path) : busy(more, () => api('GET', path)))
+    );
+    const body = $('ops-body');
+    const rows = page.operations.map(operationRow);
+    if (first) body.replaceChildren(...rows);
+    else body.append(...rows);
+    nextCursor = page.next_cursor;
+    const any = body.children.length > 0;
+    $('ops-table').hidden = !any;
+    $('ops-empty').hidden = any;
+    more.hidden = !nextCursor;
+  } catch (error) {
+    if (sessionEnded(error)) return;
+    if (first && error instanceof ApiError && error.status === 404) {
+      $('ops-table').hidden = true;
+      $('ops-empty').hidden = false;
+      more.hidden = true;
+      return;
+    }
+    showError('ops-error', error);
+  }
+}
+
+/** @param {Operation} operation */
+function operationRow(operation) {
+  const tx = operation.tx
+    ? el('code', { class: 'tx', title: operation.tx, text: shorten(operation.tx, 8) })
+    : el('span', { class: 'muted', text: '—' });
+  return el('tr', { 'data-operation-id': operation.operation_id }, [
+    timeCell(operation.created_at),
+    el('td', { text: operation.kind }),
+    el('td', { text: operation.network }),
+    el('td', {}, [
+      el('span', { class: `badge ${statusClass(operation.status)}`, text: operation.status }),
+    ]),
+    el('td', {}, [tx]),
+  ]);
+}
+
+// ---- Sign in, create an account, sign out -----------------------------------------------------
+
+/**
+ * @param {'login' | 'register'} prefix the form's ids: `${prefix}-form`, `${prefix}-email`, ...
+ * @param {string} path
+ * @param {(account: Account) => string} message
+ */
+function credentialsForm(prefix, path, message) {
+  const form = byId(`${prefix}-form`, HTMLFormElement);
+  const submit = async () => {
+    showError(`${prefix}-error`);
+    const body = {
+      email: input(`${prefix}-email`).value.trim(),
+      password: input(`${prefix}-password`).value,
+    };
+    const trigger = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    try {
+      const account = /** @type {Account} */ (await busy(trigger, () => api('POST', path, body)));
+      showSignedIn(account, message(account));
+    } catch (error) {
+      showError(`${prefix}-error`, error);
+      input(`${prefix}-password`).focus();
+    }
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void submit();
+  });
+}
+
+async function signOut() {
+  try {
+    await busy(button('sign-out'), () => api('POST', '/account/logout'));
+    showSignedOut('Signed out.');
+  } catch (error) {
+    announce(messageOf(error), true);
+  }
+}
+
+async function start() {
+  credentialsForm('login', '/account/login', (account) => `Signed in as ${account.email}.`);
+  credentialsForm(
+    'register',
+    '/account/register',
+    (account) => `Account created for ${account.email}, with a Solana and an EVM wallet.`,
+  );
+  byId('key-form', HTMLFormElement).addEventListener('submit', (event) => void issueKey(event));
+  button('sign-out').addEventListener('click', () => void signOut());
+  button('refresh-wallets').addEventListener('click', () => void loadWallets());
+  button('ops-more').addEventListener('click', () => void loadOperations(false));
+  button('dismiss-key').addEventListener('click', () => {
+    hideNewKey();
+    input('key-name').focus();
+  });
+  copyOnClick(
+    button('copy-key'),
+    () => input('new-key-value').value,
+    'The API key',
+    input('new-key-value'),
+  );
+
+  try {
+    showSignedIn(/** @type {Account} */ (await api('GET', '/account')));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      showSignedOut(undefined, false);
+    } else {
+      $('loading').hidden = true;
+      announce(messageOf(error), true);
+    }
+  }
+}
+
+void start();

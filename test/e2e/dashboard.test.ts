@@ -1,0 +1,231 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startLocalChains, type LocalChains } from '@app/localnet';
+import { launchChromium } from '@test/support/browser';
+import { HttpClient } from '@test/support/http-client';
+import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+jest.setTimeout(180_000);
+
+const RESULTS = join(__dirname, '..', '..', 'test-results');
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * The dashboard as a person uses it, in headless Chromium, against the API started as its own
+ * process on the local profile (real Postgres, Redis and local chains): register, issue a key,
+ * copy it, use it, revoke it, sign out and in, and read the API's error messages in the forms.
+ */
+describe('dashboard in a real browser', () => {
+  let services: TestServices;
+  let chains: LocalChains;
+  let apiProcess: ServiceProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let baseUrl: string;
+  const email = `dashboard-${Date.now()}@example.com`;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [services, chains, browser] = await Promise.all([
+      startTestServices(),
+      startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 }),
+      launchChromium(),
+    ]);
+    const port = await freePort();
+    apiProcess = await startServiceProcess(
+      'api',
+      {
+        APP_PROFILE: 'local',
+        DATABASE_URL: services.databaseUrl,
+        REDIS_URL: services.redisUrl,
+        API_PORT: String(port),
+        LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
+        LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
+        LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
+      },
+      /API listening/,
+    );
+    baseUrl = `http://127.0.0.1:${port}`;
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    page = await context.newPage();
+    // Uncaught script errors and anything the Content-Security-Policy blocked.
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) pageErrors.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await apiProcess?.stop();
+    await Promise.all([services?.stop(), chains?.stop()]);
+  });
+
+  it('serves the page with its security headers', async () => {
+    const response = await new HttpClient(baseUrl).get('/dashboard');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    const script = await new HttpClient(baseUrl).get('/dashboard/dashboard.js');
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await new HttpClient(baseUrl).get('/dashboard/tsconfig.json')).status).toBe(404);
+  });
+
+  it('registers through the page and shows the managed wallets with their balances', async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    const form = page.locator('#register-form');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Create account' }).click();
+
+    await page.locator('#signed-in').waitFor();
+    expect(await page.locator('#session-email').textContent()).toBe(email);
+    expect(await page.getByRole('status').textContent()).toMatch(/Account created/);
+
+    const solana = page.locator('.wallet', { hasText: 'Solana wallet' });
+    const evm = page.locator('.wallet', { hasText: 'EVM wallet' });
+    await solana.locator('.balance').waitFor();
+    expect(await solana.locator('.balance').textContent()).toBe('100.0 SOL');
+    expect(await evm.locator('.balance').textContent()).toBe('100.0 ETH');
+    expect(await evm.locator('.network').textContent()).toBe('base');
+    expect(await evm.locator('.address').textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    await page.locator('#ops-empty').waitFor();
+    expect(await page.locator('#ops-empty').textContent()).toBe('No operations yet.');
+  });
+
+  it('issues a key shown once, which the copy button copies and the API accepts', async () => {
+    await page.getByLabel('Key name').fill('browser key');
+    await page.getByRole('button', { name: 'Issue API key' }).click();
+    const shown = page.getByLabel('New API key');
+    await shown.waitFor();
+    const key = await shown.inputValue();
+    expect(key).toMatch(/^ais_[A-Za-z0-9_-]{40,}$/);
+    const row = page.locator('#keys-body tr', { hasText: 'browser key' });
+    await row.waitFor();
+    expect(await row.locator('code').textContent()).toBe(`${key.slice(0, 12)}…`);
+
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'dashboard-key-issued.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('The API key copied to the clipboard.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+
+    const wallet = await fetch(`${baseUrl}/wallets`, {
+      method: 'POST',
+      headers: { 'api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'solana' }),
+    });
+    expect(wallet.status).toBe(200);
+    expect(((await wallet.json()) as { success: boolean }).success).toBe(true);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /Revoke the key browser key/ }).click();
+    await row.getByText('Revoked').waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    const refused = await fetch(`${baseUrl}/wallets`, {
+      method: 'POST',
+      headers: { 'api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'solana' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ success: false, message: 'Invalid api-key' });
+  });
+
+  it("shows the API's error messages in the forms, and signs out and in by keyboard", async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#signed-out').waitFor();
+
+    const register = page.locator('#register-form');
+    await register.getByLabel('Email').fill(email.toUpperCase());
+    await register.getByLabel('Password').fill('another long password');
+    await register.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('An account with this email already exists.').waitFor();
+
+    const login = page.locator('#login-form');
+    await login.getByLabel('Email').fill(email);
+    await login.getByLabel('Password').fill('not the password at all');
+    await login.getByLabel('Password').press('Enter');
+    const error = page.locator('#login-error');
+    await error.getByText('Invalid email or password.').waitFor();
+    expect(await error.getAttribute('role')).toBe('alert');
+
+    await login.getByLabel('Password').fill(PASSWORD);
+    await login.getByLabel('Password').press('Enter');
+    await page.locator('#signed-in').waitFor();
+    // The keys survive the new session, the revoked one marked as such.
+    await page.locator('#keys-body tr', { hasText: 'browser key' }).getByText('Revoked').waitFor();
+  });
+
+  it('pages recent operations with More, and shows none where the endpoint is missing', async () => {
+    // The operations themselves come from the chain pipeline; here the page's side of the
+    // contract is checked against answers of the documented shape.
+    const operation = (id: string, status: string, tx: string | null) => ({
+      operation_id: id,
+      kind: 'token.create',
+      network: 'solana',
+      status,
+      tx,
+      created_at: new Date().toISOString(),
+    });
+    const cursors: (string | null)[] = [];
+    await page.route('**/account/operations?*', async (route) => {
+      const url = new URL(route.request().url());
+      expect(url.searchParams.get('limit')).toBe('20');
+      const cursor = url.searchParams.get('cursor');
+      cursors.push(cursor);
+      const data = cursor
+        ? { operations: [operation('op-3', 'failed', null)], next_cursor: null }
+        : {
+            operations: [
+              operation('op-1', 'confirmed', '5'.repeat(88)),
+              operation('op-2', 'submitted', `0x${'ab'.repeat(32)}`),
+            ],
+            next_cursor: 'opaque/+cursor',
+          };
+      await route.fulfill({ json: { success: true, data, message: 'Operations.' } });
+    });
+    await page.reload();
+    const rows = page.locator('#ops-body tr');
+    await rows.nth(1).waitFor();
+    expect(await rows.nth(0).locator('.badge').textContent()).toBe('confirmed');
+    expect(await rows.nth(0).locator('.tx').getAttribute('title')).toBe('5'.repeat(88));
+    await page.getByRole('button', { name: 'More' }).click();
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await rows.nth(2).textContent()).toContain('failed');
+    expect(await page.getByRole('button', { name: 'More' }).isHidden()).toBe(true);
+    expect(cursors).toEqual([null, 'opaque/+cursor']);
+
+    await page.unroute('**/account/operations?*');
+    await page.route('**/account/operations?*', (route) =>
+      route.fulfill({
+        status: 404,
+        json: { success: false, error: 'Not found', message: 'No route', timestamp: '' },
+      }),
+    );
+    await page.reload();
+    await page.locator('#ops-empty').waitFor();
+    expect(await page.locator('#ops-table').isHidden()).toBe(true);
+    expect(await page.locator('#ops-error').textContent()).toBe('');
+    await page.unroute('**/account/operations?*');
+  });
+
+  it('lists a wallet whose chain is down with no balance instead of failing', async () => {
+    await chains.stop();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const unavailable = page.locator('.wallet .balance.unavailable');
+    await unavailable.first().waitFor();
+    expect(await unavailable.count()).toBe(2);
+    expect(await page.locator('.wallet .address').count()).toBe(2);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -19,7 +19,9 @@ export async function startServiceProcess(
   readyLine: RegExp,
   timeoutMs = 60_000,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+  // SERVICE_NODE_ARGS: extra node flags for profiling, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

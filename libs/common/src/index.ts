@@ -4,5 +4,6 @@
  */
 export * from './app-error';
 export * from './asset-intent';
+export * from './bounded-cache';
 export * from './envelope';
 export * from './ids';

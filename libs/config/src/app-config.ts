@@ -18,6 +18,8 @@ export interface AppConfig {
     authKey?: string;
   };
   databaseUrl: string;
+  /** Postgres connections per process (api and each worker). */
+  databasePoolSize: number;
   redisUrl: string;
   crypto: {
     /** The key new secrets are encrypted under. */

@@ -49,6 +49,7 @@ export function loadConfig(env: Env): AppConfig {
       authKey: env.AUTH_KEY || undefined,
     },
     databaseUrl: url('DATABASE_URL', required('DATABASE_URL', fallback('DATABASE_URL'))),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 200),
     redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),
     crypto: { activeKey, keys },
     chains: {
@@ -81,7 +82,7 @@ export function loadConfig(env: Env): AppConfig {
     queue: { prefix: env.QUEUE_PREFIX || 'ais' },
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),
-      concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 64, 1, 1000),
+      concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 256, 1, 2000),
       jobLockMs: integer('JOB_LOCK_MS', env.JOB_LOCK_MS, 30_000, 500),
       reconcileIntervalMs: integer('RECONCILE_INTERVAL_MS', env.RECONCILE_INTERVAL_MS, 5_000, 100),
       reconcileAfterMs: integer('RECONCILE_AFTER_MS', env.RECONCILE_AFTER_MS, 30_000, 100),

@@ -29,7 +29,8 @@ const REPOSITORIES = [
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl),
+      useFactory: (config: AppConfig) =>
+        dataSourceOptions(config.databaseUrl, config.databasePoolSize),
     }),
   ],
   providers: REPOSITORIES,

@@ -10,8 +10,14 @@ const JOB_OPTIONS = {
   // and the reconciler enqueues it again later.
   removeOnFail: true,
   attempts: 30,
-  backoff: { type: 'exponential', delay: 250 },
+  backoff: { type: 'capped' },
 } as const;
+
+/** Exponential from 250 ms, capped at 5 s, with jitter: a retried operation never sleeps long. */
+export function operationRetryDelay(attemptsMade: number): number {
+  const exponential = 250 * 2 ** Math.max(0, attemptsMade - 1);
+  return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
+}
 
 /** The producer side: puts operation ids on their network's queue. */
 @Injectable()

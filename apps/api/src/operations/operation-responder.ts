@@ -45,7 +45,11 @@ export class OperationResponder {
     const preferAsync = /\brespond-async\b/i.test(String(request.headers.prefer ?? ''));
     const operation = preferAsync
       ? submitted.operation
-      : await this.waiter.wait(submitted.operation.id, this.config.operations.syncWaitMs);
+      : await this.waiter.wait(
+          submitted.operation.id,
+          this.config.operations.syncWaitMs,
+          !submitted.replayed,
+        );
     if (operation.status === 'failed') {
       throw new AppError(
         operation.errorCode ?? 'INTERNAL',

@@ -9,7 +9,12 @@ import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
-import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from '@app/queue';
+import {
+  EXECUTE_OPERATION,
+  operationQueueName,
+  operationRetryDelay,
+  type OperationJobData,
+} from '@app/queue';
 
 /** Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS). */
 @Injectable()
@@ -38,6 +43,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, OnApplicatio
           lockDuration: this.config.worker.jobLockMs,
           stalledInterval: Math.max(250, Math.floor(this.config.worker.jobLockMs / 2)),
           maxStalledCount: 1_000,
+          settings: { backoffStrategy: operationRetryDelay },
         },
       );
       worker.on('error', (error) => this.logger.error(`Queue ${network}: ${error.message}`));

@@ -57,6 +57,46 @@ export class OperationRepository {
     };
   }
 
+  /** Locks the given operations that are still `queued` (for signing) and returns their ids. */
+  async lockQueued(manager: EntityManager, ids: string[]): Promise<Set<string>> {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM operations WHERE id = ANY($1::uuid[]) AND status = 'queued' FOR UPDATE`,
+      [ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** queued -> signed for a batch locked by lockQueued, in one statement. */
+  async markSignedMany(
+    manager: EntityManager,
+    signed: { id: string; nonce: bigint; signedTx: string; txHash: string }[],
+  ): Promise<void> {
+    if (signed.length === 0) return;
+    await manager.query(
+      `UPDATE operations AS o
+       SET status = 'signed', nonce = v.nonce, signed_tx = v.signed_tx, tx_hash = v.tx_hash,
+           updated_at = now()
+       FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
+         AS v(id, nonce, signed_tx, tx_hash)
+       WHERE o.id = v.id AND o.status = 'queued'`,
+      [
+        signed.map((row) => row.id),
+        signed.map((row) => row.nonce.toString()),
+        signed.map((row) => row.signedTx),
+        signed.map((row) => row.txHash),
+      ],
+    );
+  }
+
+  async markSubmittedMany(manager: EntityManager, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.query(
+      `UPDATE operations SET status = 'submitted', updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = 'signed'`,
+      [ids],
+    );
+  }
+
   /** queued -> signed, with the nonce and the signed bytes; false if another worker got there. */
   async markSigned(
     manager: EntityManager,

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { ChainFamily, Network } from '@app/config';
-import { AppError } from '@app/common';
+import { AppError, BoundedCache } from '@app/common';
 import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
 import { AssetRepository, ManagedWalletRepository, type AssetEntity } from '@app/database';
 
 /** Finds the caller's assets and checks the addresses and networks of a request. */
 @Injectable()
 export class AssetLocator {
+  /** Asset rows and managed wallet addresses never change once written. */
+  private readonly assetCache = new BoundedCache<AssetEntity>();
+  private readonly walletCache = new BoundedCache<string>();
+
   constructor(
     private readonly networks: NetworkRegistry,
     private readonly chains: ChainRegistry,
@@ -31,7 +35,10 @@ export class AssetLocator {
       ? [this.networks.resolve(network)]
       : this.networksOf(canonical.family);
     for (const definition of uniqueChains(candidates)) {
-      const asset = await this.assets.findAsset(definition.chainKey, canonical.address);
+      const asset = await this.assetCache.getOrLoad(
+        `${definition.chainKey}|${canonical.address}`,
+        () => this.assets.findAsset(definition.chainKey, canonical.address),
+      );
       if (
         asset &&
         asset.accountId === accountId &&
@@ -63,9 +70,12 @@ export class AssetLocator {
   }
 
   async managedWallet(accountId: string, family: ChainFamily): Promise<string> {
-    const wallet = await this.managedWallets.findForAccount(accountId, family);
-    if (!wallet) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
-    return wallet.address;
+    const address = await this.walletCache.getOrLoad(`${accountId}|${family}`, async () => {
+      const wallet = await this.managedWallets.findForAccount(accountId, family);
+      return wallet?.address ?? null;
+    });
+    if (!address) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
+    return address;
   }
 
   private canonicalAnyFamily(address: string): { family: ChainFamily; address: string } | null {

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppError, newId, type AssetOutcome } from '@app/common';
-import { AssetRepository, OperationRepository, type OperationEntity } from '@app/database';
+import { AppError, BoundedCache, newId, type AssetOutcome } from '@app/common';
+import {
+  AssetRepository,
+  OperationRepository,
+  type AssetEntity,
+  type OperationEntity,
+} from '@app/database';
 import { SettlementChannel } from '@app/queue';
 
 /**
@@ -10,6 +15,8 @@ import { SettlementChannel } from '@app/queue';
  */
 @Injectable()
 export class OperationSettler {
+  private readonly collections = new BoundedCache<AssetEntity>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly operations: OperationRepository,
@@ -18,9 +25,12 @@ export class OperationSettler {
   ) {}
 
   async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
+    // Read before the transaction opens: a query on another pool connection from inside it
+    // would hold one connection while waiting for a second, and under load the pool deadlocks.
+    const collection = await this.collectionOf(operation);
     await this.dataSource.transaction(async (manager) => {
       if (await this.operations.confirm(manager, operation.id, outcome)) {
-        await this.writeAssets(manager, operation, outcome);
+        await this.writeAssets(manager, operation, outcome, collection);
       }
     });
     await this.channel.publish(operation.id);
@@ -31,10 +41,28 @@ export class OperationSettler {
     await this.channel.publish(operation.id);
   }
 
+  private async collectionOf(operation: OperationEntity): Promise<AssetEntity | null> {
+    const intent = operation.intent;
+    if (
+      intent.kind !== 'nft.mint' &&
+      intent.kind !== 'nft.transfer' &&
+      intent.kind !== 'nft.burn'
+    ) {
+      return null;
+    }
+    const collection = await this.collections.getOrLoad(
+      `${operation.chainKey}|${intent.collection}`,
+      () => this.assets.findAsset(operation.chainKey, intent.collection),
+    );
+    if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
+    return collection;
+  }
+
   private async writeAssets(
     manager: EntityManager,
     operation: OperationEntity,
     outcome: AssetOutcome,
+    collection: AssetEntity | null,
   ): Promise<void> {
     const intent = operation.intent;
     const base = {
@@ -60,12 +88,10 @@ export class OperationSettler {
           decimals: intent.kind === 'token.create' ? intent.decimals : 0,
           metadataUri: intent.metadataUri || null,
         });
-      case 'nft.mint': {
-        const collection = await this.assets.findAsset(operation.chainKey, intent.collection);
-        if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
+      case 'nft.mint':
         return this.assets.insertItem(manager, {
           id: newId(),
-          collectionId: collection.id,
+          collectionId: required(collection?.id, 'collection'),
           tokenId: required(outcome.tokenId, 'token id'),
           mintAddress: required(outcome.mintAddress, 'mint address'),
           owner: intent.recipient,
@@ -77,18 +103,14 @@ export class OperationSettler {
           operationId: operation.id,
           createdAt: new Date(),
         });
-      }
       case 'nft.transfer':
-      case 'nft.burn': {
-        const collection = await this.assets.findAsset(operation.chainKey, intent.collection);
-        if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
+      case 'nft.burn':
         return this.assets.updateItem(
           manager,
-          collection.id,
+          required(collection?.id, 'collection'),
           intent.tokenId,
           intent.kind === 'nft.burn' ? { burned: true } : { owner: intent.recipient },
         );
-      }
       case 'token.mint':
       case 'token.burn':
       case 'token.transfer':

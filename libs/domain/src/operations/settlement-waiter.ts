@@ -18,13 +18,17 @@ export class SettlementWaiter implements OnModuleDestroy {
     private readonly channel: SettlementChannel,
   ) {}
 
-  /** The operation once settled, or as it stands when the time is up. */
-  async wait(id: string, timeoutMs: number): Promise<OperationEntity> {
+  /**
+   * The operation once settled, or as it stands when the time is up. `fresh`: the caller just
+   * wrote it, so the first read is skipped and the wait starts at once.
+   */
+  async wait(id: string, timeoutMs: number, fresh = false): Promise<OperationEntity> {
     this.unsubscribe ??= this.channel.listen((settledId) => {
       for (const wake of this.waiters.get(settledId) ?? []) wake();
     });
     await this.unsubscribe;
     const deadline = Date.now() + timeoutMs;
+    if (fresh && timeoutMs > 0) await this.sleepUntilSettled(id, Math.min(timeoutMs, POLL_MS));
     for (;;) {
       const operation = await this.operations.findById(id);
       if (!operation) throw new Error(`Operation ${id} vanished`);

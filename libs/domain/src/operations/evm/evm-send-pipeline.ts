@@ -1,7 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { SigningKey } from 'ethers';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
-import { EvmAdapter, type EvmCall, type EvmNetworkDefinition, type FeeFields } from '@app/chains';
+import {
+  EvmAdapter,
+  type BroadcastResult,
+  type EvmCall,
+  type EvmNetworkDefinition,
+  type FeeFields,
+} from '@app/chains';
 import { NonceLedgerRepository, OperationRepository, type OperationEntity } from '@app/database';
 import { FaultInjection } from '../fault-injection';
 import { ManagedSigner } from '../managed-signer';
@@ -21,15 +28,23 @@ interface SignedSend extends PendingSend {
   hash: string;
 }
 
+/** What a batch needs to sign: the wallet, its key, the fees of the moment. */
+interface BatchSigner {
+  network: EvmNetworkDefinition;
+  address: string;
+  key: SigningKey;
+  fees: FeeFields;
+}
+
 /**
  * Signs and broadcasts a wallet's transactions in nonce order, across every worker process.
  *
  * Within a process, sends of one wallet join a queue drained by one loop; across processes, a
  * Postgres advisory lock per (chain, wallet) is held while a batch is numbered, signed, stored
  * and broadcast. So nonces are allocated atomically, the signed bytes are in Postgres before
- * they leave, sends go out in nonce order, and a refused send is rolled back while no later
- * nonce exists yet: no gap. Receipts are awaited outside the lock, so a wallet's operations are
- * pipelined rather than one receipt at a time.
+ * they leave, and sends go out in nonce order (one ordered JSON-RPC batch). A refused send
+ * leaves no gap: its nonce is freed when nothing after it was accepted, else filled. Receipts
+ * are awaited outside the lock, so a wallet's operations are pipelined, not one at a time.
  */
 @Injectable()
 export class EvmSendPipeline {
@@ -42,7 +57,7 @@ export class EvmSendPipeline {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
-    private readonly signer: ManagedSigner,
+    private readonly managedSigner: ManagedSigner,
     private readonly faults: FaultInjection,
   ) {}
 
@@ -67,11 +82,19 @@ export class EvmSendPipeline {
         const queue = this.queues.get(wallet);
         if (!queue || queue.length === 0) break;
         const batch = queue.splice(0, MAX_BATCH);
+        const { accountId, signer: address } = batch[0].operation;
         try {
-          const retry = await this.withWalletLock(wallet, (runner) =>
-            this.sendBatch(runner, network, batch),
-          );
-          if (retry.length) queue.unshift(...retry);
+          // The secret is read before the lock is taken: while the lock's connection is held,
+          // every query runs on it, never on a second pool connection (that could deadlock).
+          await this.managedSigner.withSecret(accountId, 'evm', async (secret) => {
+            const signer = {
+              network,
+              address,
+              key: this.evm.signer(secret),
+              fees: await this.evm.fees(network),
+            };
+            await this.withWalletLock(wallet, (runner) => this.sendBatch(runner, signer, batch));
+          });
         } catch (error) {
           const failure = error instanceof Error ? error : new Error(String(error));
           for (const item of batch) item.done(failure);
@@ -101,120 +124,141 @@ export class EvmSendPipeline {
     }
   }
 
-  /** Returns the sends to try again with fresh nonces (those after a refused one). */
   private async sendBatch(
     runner: QueryRunner,
-    network: EvmNetworkDefinition,
+    signer: BatchSigner,
     batch: PendingSend[],
-  ): Promise<PendingSend[]> {
-    const { accountId, signer: address } = batch[0].operation;
-    return this.signer.withSecret(accountId, 'evm', async (secret) => {
-      const fees = await this.evm.fees(network);
-      await runner.startTransaction();
-      let signed: SignedSend[];
-      try {
-        let next = await this.healedNextNonce(runner, network, address, secret, fees);
-        signed = [];
-        for (const item of batch) {
-          const tx = await this.evm.sign(network, secret, { ...item.call, nonce: next }, fees);
-          const claimed = await this.operations.markSigned(runner.manager, item.operation.id, {
-            nonce: next,
-            signedTx: tx.signedTx,
-            txHash: tx.hash,
-          });
-          if (!claimed) {
-            item.done(); // another worker signed it first; its job confirms it
-            continue;
-          }
-          signed.push({ ...item, nonce: next, ...tx });
-          next += 1n;
-        }
-        await this.ledger.write(runner.manager, network.chainKey, address, next);
-        await runner.commitTransaction();
-      } catch (error) {
-        await runner.rollbackTransaction();
-        throw error;
-      }
-      this.faults.at('crash-after-sign');
-      return this.broadcastInOrder(runner, network, address, signed);
-    });
-  }
-
-  private async broadcastInOrder(
-    runner: QueryRunner,
-    network: EvmNetworkDefinition,
-    address: string,
-    signed: SignedSend[],
-  ): Promise<PendingSend[]> {
-    for (const [index, item] of signed.entries()) {
-      let result;
-      try {
-        result = await this.evm.broadcast(network, item.signedTx);
-      } catch (error) {
-        // Unreachable node: the bytes may or may not have arrived. They are stored; each
-        // operation's confirmation re-sends the same bytes.
-        this.logger.warn(`Broadcast on ${network.network} failed: ${String(error)}`);
-        for (const rest of signed.slice(index)) rest.done();
-        return [];
-      }
-      if (result.kind === 'rejected') {
-        await this.rollBack(runner, network, address, signed.slice(index));
-        item.done(
-          new AppError(
-            'BAD_GATEWAY',
-            `The ${network.network} node refused the transaction: ${result.message}`,
-          ),
-        );
-        return signed
-          .slice(index + 1)
-          .map(({ operation, call, done }) => ({ operation, call, done }));
-      }
-      if (result.kind === 'accepted') await this.operations.markSubmitted(item.operation.id);
-      // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
-      this.faults.at('crash-after-broadcast');
-      item.done();
-    }
-    return [];
-  }
-
-  /** Frees the nonces of sends that never left, so the next allocation reuses them: no gap. */
-  private async rollBack(
-    runner: QueryRunner,
-    network: EvmNetworkDefinition,
-    address: string,
-    unsent: SignedSend[],
   ): Promise<void> {
-    await runner.startTransaction();
-    try {
-      for (const item of unsent)
-        await this.operations.releaseSigned(runner.manager, item.operation.id);
-      await this.ledger.write(runner.manager, network.chainKey, address, unsent[0].nonce);
-      await runner.commitTransaction();
-    } catch (error) {
-      await runner.rollbackTransaction();
-      throw error;
-    }
-    const failed = unsent[0].operation.id;
-    await this.operations.fail(failed, {
-      code: 'BAD_GATEWAY',
-      message: 'The node refused the transaction.',
+    const signed: SignedSend[] = [];
+    await inTransaction(runner, async () => {
+      let next = await this.healedNextNonce(runner, signer);
+      const claimable = await this.operations.lockQueued(
+        runner.manager,
+        batch.map((item) => item.operation.id),
+      );
+      for (const item of batch) {
+        if (!claimable.has(item.operation.id)) {
+          item.done(); // another worker signed it first; its job confirms it
+          continue;
+        }
+        const tx = this.evm.sign(
+          signer.network,
+          signer.key,
+          { ...item.call, nonce: next },
+          signer.fees,
+        );
+        signed.push({ ...item, nonce: next, ...tx });
+        next += 1n;
+      }
+      await this.operations.markSignedMany(
+        runner.manager,
+        signed.map((item) => ({
+          id: item.operation.id,
+          nonce: item.nonce,
+          signedTx: item.signedTx,
+          txHash: item.hash,
+        })),
+      );
+      await this.ledger.write(runner.manager, signer.network.chainKey, signer.address, next);
     });
+    this.faults.at('crash-after-sign');
+    await this.broadcast(runner, signer, signed);
+  }
+
+  private async broadcast(
+    runner: QueryRunner,
+    signer: BatchSigner,
+    signed: SignedSend[],
+  ): Promise<void> {
+    let results: BroadcastResult[];
+    try {
+      results = await this.evm.broadcastMany(
+        signer.network,
+        signed.map((item) => item.signedTx),
+      );
+    } catch (error) {
+      // Unreachable node: these bytes may or may not have arrived. They are stored; each
+      // operation's confirmation re-sends the same bytes.
+      this.logger.warn(`Broadcast on ${signer.network.network} failed: ${String(error)}`);
+      for (const item of signed) item.done();
+      return;
+    }
+    if (results.some((result) => result.kind === 'rejected')) {
+      await this.settleRefused(runner, signer, signed, results);
+    }
+    const accepted = signed.filter((_, index) => results[index].kind === 'accepted');
+    await this.operations.markSubmittedMany(
+      runner.manager,
+      accepted.map((item) => item.operation.id),
+    );
+    this.faults.at('crash-after-broadcast');
+    signed.forEach((item, index) => {
+      const result = results[index];
+      // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
+      if (result.kind !== 'rejected') return item.done();
+      item.done(new AppError('BAD_GATEWAY', refusal(signer.network, result.message)));
+    });
+  }
+
+  /**
+   * Refused transactions fail their operations. Refused ones at the end of the batch free their
+   * nonces (the ledger steps back); one refused before an accepted one has its nonce filled
+   * with a zero-value self-transfer, so the transactions after it are not stuck behind a gap.
+   */
+  private async settleRefused(
+    runner: QueryRunner,
+    signer: BatchSigner,
+    signed: SignedSend[],
+    results: BroadcastResult[],
+  ): Promise<void> {
+    let tail = signed.length;
+    while (tail > 0 && results[tail - 1].kind === 'rejected') tail--;
+    await inTransaction(runner, async () => {
+      for (const [index, item] of signed.entries()) {
+        const result = results[index];
+        if (result.kind !== 'rejected') continue;
+        await this.operations.releaseSigned(runner.manager, item.operation.id);
+        await this.operations.fail(
+          item.operation.id,
+          { code: 'BAD_GATEWAY', message: refusal(signer.network, result.message) },
+          runner.manager,
+        );
+      }
+      if (tail < signed.length) {
+        const firstFreed = signed[tail].nonce;
+        await this.ledger.write(
+          runner.manager,
+          signer.network.chainKey,
+          signer.address,
+          firstFreed,
+        );
+      }
+    });
+    for (const [index, item] of signed.slice(0, tail).entries()) {
+      if (results[index].kind === 'rejected') await this.fillNonce(signer, item.nonce);
+    }
+  }
+
+  private async fillNonce(signer: BatchSigner, nonce: bigint): Promise<void> {
+    const filler = this.evm.sign(
+      signer.network,
+      signer.key,
+      { to: signer.address, data: '0x', gasLimit: 21_000n, nonce },
+      signer.fees,
+    );
+    await this.evm.broadcast(signer.network, filler.signedTx);
+    this.logger.warn(`Filled nonce ${nonce} of ${signer.address} on ${signer.network.network}`);
   }
 
   /**
    * The ledger's next nonce, healed against the chain. Ahead of us (the wallet was used
    * elsewhere): jump forward. Behind us: the missing nonces belong to our in-flight transactions,
-   * which are sent again, and any nonce none of them holds is filled with a zero-value
-   * self-transfer so later transactions are not stuck. Nothing in flight at all: the chain
-   * forgot them (a reset node), so start from the chain's count.
+   * which are sent again, and any nonce none of them holds is filled, so later transactions are
+   * not stuck. Nothing in flight at all: the chain forgot them (a reset node), so start from
+   * the chain's count.
    */
-  private async healedNextNonce(
-    runner: QueryRunner,
-    network: EvmNetworkDefinition,
-    address: string,
-    secret: Uint8Array,
-    fees: FeeFields,
-  ): Promise<bigint> {
+  private async healedNextNonce(runner: QueryRunner, signer: BatchSigner): Promise<bigint> {
+    const { network, address } = signer;
     const [recorded, onChain] = await Promise.all([
       this.ledger.read(runner.manager, network.chainKey, address),
       this.evm.pendingNonce(network, address),
@@ -238,19 +282,24 @@ export class EvmSendPipeline {
     let fillers = 0;
     for (let nonce = onChain; nonce < recorded; nonce++) {
       const operation = byNonce.get(nonce);
-      if (operation?.signedTx) {
-        await this.evm.broadcast(network, operation.signedTx);
-      } else if (fillers++ < MAX_FILLERS) {
-        const filler = await this.evm.sign(
-          network,
-          secret,
-          { to: address, data: '0x', gasLimit: 21_000n, nonce },
-          fees,
-        );
-        await this.evm.broadcast(network, filler.signedTx);
-        this.logger.warn(`Filled nonce gap ${nonce} of ${address} on ${network.network}`);
-      }
+      if (operation?.signedTx) await this.evm.broadcast(network, operation.signedTx);
+      else if (fillers++ < MAX_FILLERS) await this.fillNonce(signer, nonce);
     }
     return recorded;
   }
+}
+
+async function inTransaction(runner: QueryRunner, work: () => Promise<void>): Promise<void> {
+  await runner.startTransaction();
+  try {
+    await work();
+    await runner.commitTransaction();
+  } catch (error) {
+    await runner.rollbackTransaction();
+    throw error;
+  }
+}
+
+function refusal(network: EvmNetworkDefinition, message: string): string {
+  return `The ${network.network} node refused the transaction: ${message}`;
 }

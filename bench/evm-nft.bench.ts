@@ -1,0 +1,173 @@
+/**
+ * EVM NFT mints: raw ethers against anvil vs. the service through its API, in one run, each on a
+ * fresh anvil with the same flags and the same number of mints (anvil slows as blocks pile up).
+ *   (a) raw: one wallet mints the same ERC-721 with pipelined, explicit nonces;
+ *   (b) the service: 64 concurrent API clients of one account, sync mode.
+ * Also the latency the service adds over a raw send-and-wait mint (p50, p99).
+ * Run: npm run bench:evm   (BENCH_MINTS=400 by default)
+ */
+import { ContractFactory, JsonRpcProvider, Wallet, type Contract, type HDNodeWallet } from 'ethers';
+import { assetCollectionArtifact } from '@app/chains';
+import { startAnvil } from '@app/localnet';
+import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import { percentile, round, runConcurrently } from './stats';
+
+/** anvil's funded development accounts come from this mnemonic. */
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+const CLIENTS = 64;
+const URI = 'https://example.com/metadata/00000000-0000-0000-0000-000000000000';
+
+export interface EvmBenchResult {
+  mints: number;
+  rawMintsPerSecond: number;
+  serviceMintsPerSecond: number;
+  ratio: number;
+  rawLatencyP50: number;
+  rawLatencyP99: number;
+  serviceLatencyP50: number;
+  serviceLatencyP99: number;
+  addedLatencyP50: number;
+  addedLatencyP99: number;
+}
+
+export async function run(mints = Number(process.env.BENCH_MINTS ?? 400)): Promise<EvmBenchResult> {
+  const raw = await rawMints(mints);
+  const service = await serviceMints(mints);
+  const result: EvmBenchResult = {
+    mints,
+    rawMintsPerSecond: round(raw.rate),
+    serviceMintsPerSecond: round(service.rate),
+    ratio: round(service.rate / raw.rate, 2),
+    rawLatencyP50: round(percentile(raw.latencies, 50)),
+    rawLatencyP99: round(percentile(raw.latencies, 99)),
+    serviceLatencyP50: round(percentile(service.latencies, 50)),
+    serviceLatencyP99: round(percentile(service.latencies, 99)),
+    addedLatencyP50: round(percentile(service.latencies, 50) - percentile(raw.latencies, 50)),
+    addedLatencyP99: round(percentile(service.latencies, 99) - percentile(raw.latencies, 99)),
+  };
+  return result;
+}
+
+/** (a) pipelined mints, then a separate sample of send-and-wait latency on the same chain. */
+async function rawMints(mints: number): Promise<{ rate: number; latencies: number[] }> {
+  const anvil = await startAnvil();
+  const provider = new JsonRpcProvider(anvil.url, undefined, {
+    cacheTimeout: -1,
+    pollingInterval: 10,
+    staticNetwork: true,
+    batchStallTime: 0,
+  });
+  try {
+    const wallet = Wallet.fromPhrase(ANVIL_MNEMONIC, provider);
+    const collection = await deployCollection(wallet);
+    const start = await provider.getTransactionCount(wallet.address, 'pending');
+    const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
+    const to = await collection.getAddress();
+    const gasLimit = await provider.estimateGas({ from: wallet.address, to, data });
+    const fees = await provider.getFeeData();
+    const { chainId } = await provider.getNetwork();
+    const signed = await Promise.all(
+      Array.from({ length: mints }, (_, i) =>
+        wallet.signTransaction({
+          type: 2,
+          chainId,
+          to,
+          data,
+          nonce: start + i,
+          gasLimit,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        }),
+      ),
+    );
+    const started = performance.now();
+    const hashes: string[] = [];
+    // Sent in nonce order without waiting for receipts: the pipelined baseline.
+    for (const tx of signed) hashes.push(await provider.send('eth_sendRawTransaction', [tx]));
+    await Promise.all(hashes.map((hash) => waitForReceipt(provider, hash)));
+    const rate = (mints * 1000) / (performance.now() - started);
+
+    let nonce = start + mints;
+    const latencies = await runConcurrently(Math.min(mints, 100), 1, async () => {
+      const tx = await wallet.signTransaction({
+        type: 2,
+        chainId,
+        to,
+        data,
+        nonce: nonce++,
+        gasLimit,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      await waitForReceipt(provider, await provider.send('eth_sendRawTransaction', [tx]));
+    });
+    return { rate, latencies };
+  } finally {
+    provider.destroy();
+    await anvil.stop();
+  }
+}
+
+/** (b) the service, sync mode, 64 concurrent clients of one account. */
+async function serviceMints(mints: number): Promise<{ rate: number; latencies: number[] }> {
+  const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
+  try {
+    const { api } = await newAccountClient(stack.http);
+    const created = await api.post('/nfts', {
+      network: 'base',
+      name: 'Bench',
+      description: 'benchmark collection',
+      images: ['https://example.com/b.png'],
+    });
+    if (created.status !== 200) throw new Error(`collection: ${JSON.stringify(created.body)}`);
+    const collection: string = created.body.data.mint_address;
+    let failures = 0;
+    const started = performance.now();
+    const latencies = await runConcurrently(mints, CLIENTS, async (i) => {
+      const response = await api.post(`/nfts/${collection}/mint`, {
+        name: `Bench ${i}`,
+        images: ['https://example.com/b.png'],
+      });
+      if (response.status !== 200 || response.body.data.status !== 'confirmed') failures++;
+    });
+    const rate = (mints * 1000) / (performance.now() - started);
+    if (failures) throw new Error(`${failures} service mints did not confirm in sync mode`);
+    return { rate, latencies };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function waitForReceipt(provider: JsonRpcProvider, hash: string): Promise<void> {
+  for (;;) {
+    const receipt = await provider.send('eth_getTransactionReceipt', [hash]);
+    if (receipt) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function deployCollection(wallet: HDNodeWallet): Promise<Contract> {
+  const factory = new ContractFactory(
+    assetCollectionArtifact.abi,
+    assetCollectionArtifact.bytecode,
+    wallet,
+  );
+  const contract = await factory.deploy('Raw', 'RAW', URI, 0, wallet.address, 500, wallet.address);
+  await contract.waitForDeployment();
+  return contract as Contract;
+}
+
+if (require.main === module) {
+  run().then(
+    (result) => {
+      console.log('EVM NFT mints (fresh anvil each, automine):');
+      console.table(result);
+      console.log(`ratio service/raw = ${result.ratio} (target >= 0.5)`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * `npm run bench`: every benchmark, one after the other, each printing its ratio against a
+ * baseline measured in the same run.
+ */
+import { run as evmNft } from './evm-nft.bench';
+import { run as solanaRpc } from './solana-rpc.bench';
+
+const BENCHES: [string, () => Promise<object>][] = [
+  ['Solana JSON-RPC server vs litesvm direct', () => solanaRpc()],
+  ['EVM NFT mints: service vs raw ethers', () => evmNft()],
+];
+
+async function main(): Promise<void> {
+  for (const [name, bench] of BENCHES) {
+    console.log(`\n== ${name}`);
+    console.table(await bench());
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, loadConfig } from '@app/config';
 import { requestIdFrom } from '@app/common';
+import { mountQueueBoard } from './admin/queue-board';
 import { AppModule } from './app.module';
 import { setUpOpenApi } from './http/docs/openapi';
 import { echoRequestId } from './http/request-id';
@@ -17,6 +18,7 @@ export async function createApiApp(
       requestIdFrom(request.headers['x-request-id']),
     requestIdHeader: false,
     trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     bufferLogs: false,
@@ -29,5 +31,6 @@ export async function createApiApp(
   echoRequestId(fastify);
   app.enableShutdownHooks();
   setUpOpenApi(app);
+  await mountQueueBoard(app, config);
   return app;
 }

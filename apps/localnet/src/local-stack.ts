@@ -4,6 +4,7 @@
  * `local` profile, and stops everything on Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { loadConfig } from '@app/config';
 import { migrate } from '@app/database';
@@ -25,9 +26,15 @@ async function main(): Promise<void> {
   );
 
   const chains = await startLocalChains({ dataDir: join(ROOT, '.localnet') });
+  const admin = {
+    user: process.env.ADMIN_USER ?? 'admin',
+    password: process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'),
+  };
   const env = {
     ...process.env,
     APP_PROFILE: 'local',
+    ADMIN_USER: admin.user,
+    ADMIN_PASSWORD: admin.password,
     LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
     LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
     LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
@@ -60,6 +67,8 @@ async function main(): Promise<void> {
       '',
       `  API        ${base}`,
       `  Docs       ${base}/docs`,
+      `  Dashboard  ${base}/dashboard`,
+      `  Queues     ${base}/admin/queues (user ${admin.user}, password ${admin.password})`,
       `  Health     ${base}/health`,
       `  EVM RPC    ${chains.evmRpcUrl} (chain id 31337; every EVM network)`,
       `  Solana RPC ${chains.solanaRpcUrl} (WebSocket ${chains.solanaWsUrl})`,

@@ -17,6 +17,8 @@ export interface AppConfig {
     /** When set, requests must carry a matching `auth-key` header (spec 5.4). */
     authKey?: string;
   };
+  /** Bull Board at /admin/queues: mounted only when a password is configured. */
+  admin?: { user: string; password: string };
   databaseUrl: string;
   /** Postgres connections per process (api and each worker). */
   databasePoolSize: number;

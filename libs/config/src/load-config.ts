@@ -48,6 +48,9 @@ export function loadConfig(env: Env): AppConfig {
       sessionTtlHours: integer('SESSION_TTL_HOURS', env.SESSION_TTL_HOURS, 24 * 7, 1),
       authKey: env.AUTH_KEY || undefined,
     },
+    admin: env.ADMIN_PASSWORD
+      ? { user: env.ADMIN_USER || 'admin', password: env.ADMIN_PASSWORD }
+      : undefined,
     databaseUrl: url('DATABASE_URL', required('DATABASE_URL', fallback('DATABASE_URL'))),
     databasePoolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 200),
     redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),

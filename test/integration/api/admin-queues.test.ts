@@ -1,0 +1,76 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startApiInProcess } from '@test/support/api-app';
+import type { HttpClient } from '@test/support/http-client';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+jest.setTimeout(60_000);
+
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+describe('Bull Board at /admin/queues', () => {
+  let services: TestServices;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+  });
+
+  afterAll(async () => {
+    await services.stop();
+  });
+
+  describe('with admin credentials configured', () => {
+    let app: NestFastifyApplication;
+    let http: HttpClient;
+
+    beforeAll(async () => {
+      ({ app, http } = await startApiInProcess(services, {
+        ADMIN_USER: 'ops',
+        ADMIN_PASSWORD: 'board-secret',
+        QUEUE_PREFIX: `board-${Date.now()}`,
+      }));
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('refuses missing and wrong credentials with 401 and a Basic challenge', async () => {
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: basic('ops', 'wrong-secret') },
+      ];
+      for (const headers of attempts) {
+        const response = await http.get('/admin/queues', headers);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Basic /);
+        expect(response.body).toMatchObject({ success: false, error: 'Unauthorized' });
+      }
+    });
+
+    it('serves the board and its queue list with the right credentials', async () => {
+      const auth = { authorization: basic('ops', 'board-secret') };
+      const page = await http.get('/admin/queues', auth);
+      expect(page.status).toBe(200);
+      expect(String(page.body)).toMatch(/<html/i);
+      const api = await http.get('/admin/queues/api/queues', auth);
+      expect(api.status).toBe(200);
+      const names = (api.body.queues as { name: string }[]).map((queue) => queue.name);
+      expect(names).toEqual(expect.arrayContaining(['operations-base', 'operations-solana']));
+      expect(names).toHaveLength(21);
+    });
+
+    it('ignores a trailing slash on routes', async () => {
+      expect((await http.get('/health/')).status).not.toBe(404);
+    });
+  });
+
+  it('is not mounted without an admin password', async () => {
+    const { app, http } = await startApiInProcess(services);
+    try {
+      expect((await http.get('/admin/queues')).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});

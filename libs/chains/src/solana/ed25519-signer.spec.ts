@@ -20,7 +20,7 @@ import {
   signWire,
   unsignedWire,
 } from './ed25519-signer';
-import { compileLegacyMessage, withComputeUnitLimit } from './legacy-message';
+import { compileLegacyMessage, wireSigners, withComputeUnitLimit } from './legacy-message';
 import { itemMintInstructions } from './token2022-instructions';
 
 const BLOCKHASH = Keypair.generate().publicKey.toBase58();
@@ -124,6 +124,7 @@ describe('node:crypto ed25519 signing of Solana transactions', () => {
     const decoded = Transaction.from(signed.wire);
     expect(decoded.verifySignatures()).toBe(true);
     expect(decoded.signatures.map((s) => s.publicKey.toBase58())).toEqual(compiled.signers);
+    expect(wireSigners(signed.wire)).toEqual(compiled.signers);
     expect(() =>
       signWire(compiled.bytes, compiled.signers, [ed25519Signer(payer.secretKey)]),
     ).toThrow(/No signer/);

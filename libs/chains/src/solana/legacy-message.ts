@@ -112,3 +112,27 @@ export function withComputeUnitLimit(message: CompiledMessage, units: number): C
   bytes.writeUInt32LE(units, message.computeUnitLimitOffset);
   return { ...message, bytes };
 }
+
+/** The addresses that signed a wire transaction (legacy or v0), fee payer first. */
+export function wireSigners(wire: Buffer): string[] {
+  let offset = 0;
+  const readShortVec = (): number => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = wire[offset++];
+      value |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+  };
+  const signatures = readShortVec();
+  offset += 64 * signatures;
+  if (wire[offset] & 0x80) offset++; // a versioned message's prefix
+  const required = wire[offset];
+  offset += 3;
+  const keys = readShortVec();
+  const signers: string[] = [];
+  for (let i = 0; i < Math.min(required, keys); i++) {
+    signers.push(bs58.encode(wire.subarray(offset + 32 * i, offset + 32 * (i + 1))));
+  }
+  return signers;
+}

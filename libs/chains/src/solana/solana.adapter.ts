@@ -300,6 +300,10 @@ export class SolanaAdapter implements ChainAdapter {
   private call<T>(network: SolanaNetworkDefinition, work: Promise<T>): Promise<T> {
     return withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
   }
+
+  onModuleDestroy(): void {
+    for (const clients of this.clients.values()) clients.rpc.close();
+  }
 }
 
 export function asSolana(network: NetworkDefinition): SolanaNetworkDefinition {

@@ -14,6 +14,7 @@ import {
   signWire,
   solanaErrorToAppError,
   solanaOutcome,
+  wireSigners,
   type Ed25519Signer,
   type SignatureStatus,
   type SolanaNetworkDefinition,
@@ -76,6 +77,7 @@ export class SolanaOperationExecutor {
       await this.run(network, initial);
     } catch (error) {
       if (error instanceof SolanaTransportError || error instanceof SolanaRpcError) {
+        this.logger.warn(`Operation ${initial.id}: ${error.message}; retrying`);
         throw new RetryLater(`Solana RPC: ${error.message}`);
       }
       throw error;
@@ -85,22 +87,27 @@ export class SolanaOperationExecutor {
   private async run(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
     let operation = initial;
     for (let signing = 0; signing <= MAX_SIGNINGS_PER_RUN; signing++) {
+      let justSigned = false;
       if (operation.status === 'queued') {
         try {
-          await this.sign(network, operation);
+          const signed = await this.sign(network, operation);
+          justSigned = signed !== null;
+          // The row as signed, or (another worker moved it first) as it now stands.
+          operation = signed ?? (await this.reload(operation.id));
         } catch (error) {
           if (error instanceof AppError) return this.settler.fail(operation, error);
           throw error;
         }
-        operation = await this.reload(operation.id);
         if (operation.status === 'queued') continue; // lost a race on the new mint's seed
       }
       if (operation.status !== 'signed' && operation.status !== 'submitted') return;
 
-      const verdict = await this.follow(network, operation);
+      const verdict = await this.follow(network, operation, justSigned);
       switch (verdict.kind) {
-        case 'confirmed':
-          return this.settler.confirm(operation, await this.outcome(operation));
+        case 'confirmed': {
+          const outcome = this.outcome(operation);
+          return this.settler.confirm(operation, outcome);
+        }
         case 'failed':
           return this.settler.fail(operation, verdict.error);
         case 'expired':
@@ -113,17 +120,22 @@ export class SolanaOperationExecutor {
     throw new RetryLater(`Operation ${operation.id} expired ${MAX_SIGNINGS_PER_RUN} times`);
   }
 
-  /** queued -> signed: plans, signs and stores the transaction (nothing is sent here). */
-  private async sign(network: SolanaNetworkDefinition, operation: OperationEntity): Promise<void> {
+  /**
+   * queued -> signed: plans, signs and stores the transaction (nothing is sent here). Returns the
+   * operation as stored, or null when another worker changed it first.
+   */
+  private async sign(
+    network: SolanaNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<OperationEntity | null> {
     const newMint = needsNewMint(operation.intent) ? this.newMintOf(operation) : undefined;
-    const settings = this.config.solana;
     const planned = await planSolanaTransaction(
       this.solana,
       network,
       operation.signer,
       operation.intent,
       newMint?.signer.address,
-      settings,
+      this.config.solana,
     );
     const signed = await this.signer.withSecret(operation.accountId, 'solana', async (secret) =>
       signWire(planned.message.bytes, planned.message.signers, [
@@ -131,22 +143,38 @@ export class SolanaOperationExecutor {
         ...(newMint ? [newMint.signer] : []),
       ]),
     );
-    const claimed = await this.store.markSigned(operation.id, {
+    const stored = {
       signedTx: signed.wire.toString('base64'),
       txHash: signed.signature,
       lastValidBlockHeight: planned.lastValidBlockHeight,
+    };
+    const claimed = await this.store.markSigned(operation.id, {
+      ...stored,
       newMintSecret: newMint?.toStore,
     });
-    if (claimed) this.faults.at('crash-after-sign');
+    if (!claimed) return null;
+    this.faults.at('crash-after-sign');
+    const ephemeral = newMint?.toStore;
+    return {
+      ...operation,
+      ...stored,
+      status: 'signed',
+      ...(ephemeral
+        ? { ephemeralSecret: ephemeral.ciphertext, ephemeralKeyId: ephemeral.keyId }
+        : {}),
+      updatedAt: new Date(),
+    };
   }
 
   /**
    * Follows a signed transaction to a verdict: status first, then (not landed) send or re-send
-   * the same bytes, and check whether its blockhash has expired.
+   * the same bytes, and check whether its blockhash has expired. Bytes this run has just signed
+   * were never sent, so they go out without asking for their status first.
    */
   private async follow(
     network: SolanaNetworkDefinition,
     operation: OperationEntity,
+    justSigned: boolean,
   ): Promise<Verdict> {
     const signature = operation.txHash!;
     const wire = operation.signedTx!;
@@ -156,8 +184,10 @@ export class SolanaOperationExecutor {
     let lastExpiryCheck = Date.now();
     const started = Date.now();
 
+    let unsent = justSigned;
     for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
-      const status = await this.solana.signatureStatus(network, signature);
+      const status = unsent ? null : await this.solana.signatureStatus(network, signature);
+      unsent = false;
       if (status) {
         const verdict = this.landed(operation, status);
         if (verdict) return verdict;
@@ -173,7 +203,7 @@ export class SolanaOperationExecutor {
         lastSent = Date.now();
         if (result.kind === 'accepted') {
           if (!accepted && operation.status === 'signed') {
-            await this.operations.markSubmitted(operation.id);
+            await this.store.markSubmitted(operation.id);
             this.faults.at('crash-after-broadcast');
           }
           accepted = true;
@@ -220,9 +250,12 @@ export class SolanaOperationExecutor {
     return reached(status, this.config.solana.commitment) ? { kind: 'confirmed' } : null;
   }
 
-  private async outcome(operation: OperationEntity): Promise<AssetOutcome> {
-    if (!needsNewMint(operation.intent)) return solanaOutcome(operation.intent, undefined);
-    return solanaOutcome(operation.intent, this.newMintOf(operation).signer.address);
+  /** The new mint (if any) is the transaction's second signer: no need to open its seed. */
+  private outcome(operation: OperationEntity): AssetOutcome {
+    const newMint = needsNewMint(operation.intent)
+      ? wireSigners(Buffer.from(operation.signedTx!, 'base64'))[1]
+      : undefined;
+    return solanaOutcome(operation.intent, newMint);
   }
 
   /** The operation's new mint: its stored seed, or a new one to store with the first signature. */

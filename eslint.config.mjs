@@ -5,7 +5,7 @@ import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '.localnet/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '.localnet/**', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

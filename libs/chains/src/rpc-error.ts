@@ -1,11 +1,24 @@
 import { AppError } from '@app/common';
 
 /**
- * An RPC call that failed or timed out, as a 502 for the client. The message names the network
- * only: RPC URLs can carry provider credentials.
+ * An RPC call that failed or timed out: a 502 for a client's read, but for an operation a
+ * passing fault to retry, never a reason to fail it. The message names the network only: RPC
+ * URLs can carry provider credentials.
  */
+export class RpcUnavailable extends AppError {
+  constructor(network: string) {
+    super('BAD_GATEWAY', `The ${network} RPC did not answer; try again.`);
+    this.name = 'RpcUnavailable';
+  }
+}
+
 export function rpcUnavailable(network: string): AppError {
-  return new AppError('BAD_GATEWAY', `The ${network} RPC did not answer; try again.`);
+  return new RpcUnavailable(network);
+}
+
+/** An error that settles an operation for good (a revert, a refusal), as opposed to a fault. */
+export function isDefinitive(error: unknown): error is AppError {
+  return error instanceof AppError && !(error instanceof RpcUnavailable);
 }
 
 /**

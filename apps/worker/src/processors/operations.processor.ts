@@ -2,8 +2,8 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
@@ -18,7 +18,7 @@ import {
 
 /** Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS). */
 @Injectable()
-export class OperationsProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OperationsProcessor');
   private readonly workers: Worker<OperationJobData>[] = [];
   private readonly handlers: Record<string, (job: Job<OperationJobData>) => Promise<void>> = {
@@ -69,8 +69,11 @@ export class OperationsProcessor implements OnApplicationBootstrap, OnApplicatio
     return chosen === 'all' ? NETWORKS.filter((n): n is ConcreteNetwork => n !== 'evm') : chosen;
   }
 
-  /** Stops taking jobs and lets the running ones finish (BullMQ's graceful close). */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * On SIGTERM: stop taking jobs and let the running ones finish (BullMQ's graceful close),
+   * before Postgres and Redis are closed by the later shutdown hooks.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 }

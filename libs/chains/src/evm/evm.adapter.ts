@@ -225,7 +225,8 @@ export class EvmAdapter implements ChainAdapter {
       : withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
   }
 
-  onModuleDestroy(): void {
+  /** After the worker's jobs have finished (they close in beforeApplicationShutdown). */
+  onApplicationShutdown(): void {
     for (const provider of this.providers.values()) provider.destroy();
   }
 }

@@ -1,8 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionReceipt } from 'ethers';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError } from '@app/common';
-import { EvmAdapter, evmOutcome, planEvmCall, type EvmNetworkDefinition } from '@app/chains';
+import {
+  EvmAdapter,
+  evmOutcome,
+  isDefinitive,
+  planEvmCall,
+  type EvmNetworkDefinition,
+} from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
@@ -33,13 +38,13 @@ export class EvmOperationExecutor {
       try {
         call = await planEvmCall(this.evm.provider(network), operation.signer, operation.intent);
       } catch (error) {
-        if (error instanceof AppError) return this.settler.fail(operation, error);
+        if (isDefinitive(error)) return this.settler.fail(operation, error);
         throw error;
       }
       try {
         await this.pipeline.send(network, operation, call);
       } catch (error) {
-        if (error instanceof AppError) return this.settler.fail(operation, error);
+        if (isDefinitive(error)) return this.settler.fail(operation, error);
         throw error;
       }
       operation = await this.reload(operation.id);

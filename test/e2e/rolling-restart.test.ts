@@ -44,13 +44,13 @@ describe('rolling restart of the workers', () => {
       );
     const first = await Promise.all(Array.from({ length: 30 }, (_, i) => mint(i)));
     const [oldA, oldB] = stack.workers;
-    await oldA!.stop('SIGTERM');
+    await oldA.stop('SIGTERM');
     // Nest runs its shutdown hooks, then re-raises the signal: ended by SIGTERM, not SIGKILL.
-    expect(oldA!.process.signalCode).toBe('SIGTERM');
+    expect(oldA.process.signalCode).toBe('SIGTERM');
     await stack.startWorker();
     const second = await Promise.all(Array.from({ length: 30 }, (_, i) => mint(30 + i)));
-    await oldB!.stop('SIGTERM');
-    expect(oldB!.process.signalCode).toBe('SIGTERM');
+    await oldB.stop('SIGTERM');
+    expect(oldB.process.signalCode).toBe('SIGTERM');
     await stack.startWorker();
 
     const ids = [...first, ...second].map((response) => {

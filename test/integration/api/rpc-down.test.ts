@@ -63,6 +63,6 @@ describe('an unreachable RPC', () => {
       'SELECT status FROM operations WHERE id = $1',
       [response.body.data.operation_id],
     );
-    expect(row!.status).toBe('queued');
+    expect(row.status).toBe('queued');
   });
 });

@@ -13,6 +13,7 @@ import {
   getTokenMetadata,
   type Mint,
 } from '@solana/spl-token';
+import bs58 from 'bs58';
 import { Wallet } from 'ethers';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient, HttpResponse } from '@test/support/http-client';
@@ -838,6 +839,22 @@ describe('Solana errors', () => {
         'Bad request',
         message,
       );
+    });
+
+    it.each([
+      ['a 31-byte base58 key', bs58.encode(Buffer.alloc(31, 7))],
+      ['a base58 string with a forbidden letter', 'O'.repeat(44)],
+    ])('a malformed mint address in the path: %s', async (_, address) => {
+      const message = /mint_address is not a Solana or EVM address/;
+      expectError(await user.api.get(`/tokens/${address}`), 400, 'Bad request', message);
+      expectError(
+        await user.api.post(`/tokens/${address}/mint`, { amount: 1 }),
+        400,
+        'Bad request',
+        message,
+      );
+      expectError(await user.api.get(`/nfts/${address}`), 400, 'Bad request', message);
+      expectError(await user.api.post(`/nfts/${address}/burn`, {}), 400, 'Bad request', message);
     });
 
     it('GET and burn with a network that is not the token’s', async () => {

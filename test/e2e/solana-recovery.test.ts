@@ -133,6 +133,14 @@ describe('Solana recovery', () => {
       });
       expect(status.value !== null).toBe(landedBeforeRestart);
       expect(await groupSize(collection)).toBe(sizeBefore + (landedBeforeRestart ? 1n : 0n));
+      // The item's mint is known from the first signing on: GET /operations shows it in flight.
+      const inFlight = await api.get(`/operations/${id}`);
+      expect(inFlight.body.data).toMatchObject({
+        status: stateAtCrash,
+        tx: signed.tx_hash,
+        mint_address: newMintOf(signed.signed_tx!),
+        token_id: newMintOf(signed.signed_tx!),
+      });
 
       await stack.startWorker();
       const confirmed = await waitForSettled(id);

@@ -1,12 +1,15 @@
 import { PublicKey, type AccountInfo } from '@solana/web3.js';
 import {
+  ExtensionType,
   TOKEN_2022_PROGRAM_ID,
+  getExtensionData,
   getTokenGroupMemberState,
   getTokenGroupState,
   unpackAccount,
   unpackMint,
   type Mint,
 } from '@solana/spl-token';
+import { unpack as unpackMetadata } from '@solana/spl-token-metadata';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
 import type { SolanaAdapter } from './solana.adapter';
 import { tokenAccountOf } from './token2022-instructions';
@@ -26,6 +29,14 @@ export function groupOf(mint: Mint): GroupState | null {
   const group = getTokenGroupState(mint);
   if (!group || group.size === undefined || group.maxSize === undefined) return null;
   return { size: group.size, maxSize: group.maxSize };
+}
+
+/** The TokenMetadata a mint carries in itself (name, symbol, uri), if any. */
+export function metadataOf(mint: Mint): { name: string; symbol: string; uri: string } | null {
+  const data = getExtensionData(ExtensionType.TokenMetadata, mint.tlvData);
+  if (!data) return null;
+  const { name, symbol, uri } = unpackMetadata(data);
+  return { name, symbol, uri };
 }
 
 export function memberGroupOf(mint: Mint): string | null {
@@ -57,28 +68,28 @@ export async function readSolanaTokenBalance(
 }
 
 /**
- * The holder of an item (a supply-1 mint): checks the expected owner's associated account first
- * (one call), else asks for the mint's largest account. null when burned or held nowhere.
+ * An item (a supply-1 mint) and its holder: checks the expected owner's associated account first
+ * (one call), else asks for the mint's largest account. holder null when burned or held nowhere.
  */
 export async function readSolanaItemHolder(
   adapter: SolanaAdapter,
   network: SolanaNetworkDefinition,
   item: string,
   expectedOwner: string,
-): Promise<{ supply: bigint; holder: string | null }> {
+): Promise<{ mint: Mint | null; holder: string | null }> {
   const mintKey = new PublicKey(item);
   const ata = tokenAccountOf(mintKey, new PublicKey(expectedOwner));
   const [mintAccount, held] = await adapter.accounts(network, [mintKey, ata]);
-  if (!mintAccount) return { supply: 0n, holder: null };
-  const supply = mintOf(mintKey, mintAccount).supply;
-  if (supply === 0n) return { supply, holder: null };
+  if (!mintAccount) return { mint: null, holder: null };
+  const mint = mintOf(mintKey, mintAccount);
+  if (mint.supply === 0n) return { mint, holder: null };
   if (held && unpackAccount(ata, held, TOKEN_2022_PROGRAM_ID).amount > 0n) {
-    return { supply, holder: expectedOwner };
+    return { mint, holder: expectedOwner };
   }
   const largest = await adapter.largestTokenAccount(network, mintKey);
-  if (!largest) return { supply, holder: null };
+  if (!largest) return { mint, holder: null };
   const [account] = await adapter.accounts(network, [largest]);
-  if (!account) return { supply, holder: null };
+  if (!account) return { mint, holder: null };
   const token = unpackAccount(largest, account, TOKEN_2022_PROGRAM_ID);
-  return { supply, holder: token.amount > 0n ? token.owner.toBase58() : null };
+  return { mint, holder: token.amount > 0n ? token.owner.toBase58() : null };
 }

@@ -8,6 +8,7 @@ import {
   SolanaAdapter,
   asEvm,
   groupOf,
+  metadataOf,
   readMintedCount,
   readNftOwner,
   readSolanaItemHolder,
@@ -258,18 +259,19 @@ export class NftService {
         () => rpcDown(definition),
       );
       const group = mint ? groupOf(mint) : null;
-      if (!group) rpcDown(definition);
-      return collectionView(found.collection, group.size);
+      if (!mint || !group) rpcDown(definition);
+      return withChainMetadata(collectionView(found.collection, group.size), metadataOf(mint));
     }
     const item = found.item;
-    const { supply, holder } = await readSolanaItemHolder(
+    const { mint, holder } = await readSolanaItemHolder(
       this.solana,
       definition,
       item.mintAddress,
       item.owner,
     ).catch(() => rpcDown(definition));
-    const view = itemView(found.collection, item, item.burned ? null : holder);
-    return supply === 0n ? { ...view, burned: true, owner: null } : view;
+    const burned = item.burned || !mint || mint.supply === 0n;
+    const view = itemView(found.collection, item, burned ? null : holder);
+    return withChainMetadata({ ...view, burned }, mint ? metadataOf(mint) : null);
   }
 
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
@@ -288,6 +290,9 @@ export class NftService {
         );
       }
       return this.checkHeld(accountId, found.network, found.collection, found.item);
+    }
+    if (this.evm.normalizeAddress(address) === null) {
+      throw AppError.badRequest('mint_address is not a Solana or EVM address.');
     }
     if (input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
@@ -422,6 +427,20 @@ function checkEvmTokenId(tokenId: string, field: string): void {
   if (!/^(0|[1-9]\d{0,77})$/.test(tokenId)) {
     throw AppError.badRequest(`${field} must be a token id: a non-negative integer.`);
   }
+}
+
+/** On Solana the metadata lives in the mint itself: its name, symbol and URI are the chain's. */
+function withChainMetadata<T extends CollectionView | ItemView>(
+  view: T,
+  metadata: { name: string; symbol: string; uri: string } | null,
+): T {
+  if (!metadata) return view;
+  return {
+    ...view,
+    name: metadata.name,
+    ...(view.type === 'collection' ? { symbol: metadata.symbol } : {}),
+    metadata_uri: metadata.uri || null,
+  };
 }
 
 function rpcDown(network: NetworkDefinition): never {

@@ -5,6 +5,7 @@ import {
   NetworkRegistry,
   SolanaAdapter,
   U64_MAX,
+  metadataOf,
   readSolanaMint,
   readTokenSupply,
   type NetworkDefinition,
@@ -111,16 +112,16 @@ export class TokenService {
       mint,
       network,
     );
-    const supply = await this.readSupply(definition, asset.address);
+    const { supply, metadata } = await this.readToken(definition, asset.address);
     return {
       network: asset.network,
       mint_address: asset.address,
-      name: asset.name,
-      symbol: asset.symbol,
+      name: metadata?.name ?? asset.name,
+      symbol: metadata?.symbol ?? asset.symbol,
       decimals: asset.decimals ?? 0,
       supply: fromBaseUnits(supply, asset.decimals ?? 0),
       owner: asset.owner,
-      metadata_uri: asset.metadataUri,
+      metadata_uri: metadata ? metadata.uri || null : asset.metadataUri,
       created_at: asset.createdAt.toISOString(),
     };
   }
@@ -164,19 +165,26 @@ export class TokenService {
     );
   }
 
-  /** The token's live supply, read from its chain (any RPC failure is a 502). */
-  private async readSupply(network: NetworkDefinition, address: string): Promise<bigint> {
+  /**
+   * The token's live supply, read from its chain (any RPC failure is a 502); on Solana also the
+   * metadata the mint carries (the same account, no extra call).
+   */
+  private async readToken(
+    network: NetworkDefinition,
+    address: string,
+  ): Promise<{ supply: bigint; metadata: { name: string; symbol: string; uri: string } | null }> {
     const rpcDown = (): never => {
       throw new AppError('BAD_GATEWAY', `The ${network.network} RPC did not answer; try again.`);
     };
     if (network.family === 'evm') {
-      return readTokenSupply(this.evm.provider(network), address).catch(rpcDown);
+      const supply = await readTokenSupply(this.evm.provider(network), address).catch(rpcDown);
+      return { supply, metadata: null };
     }
     const mint = await readSolanaMint(this.solana, network, address).catch(rpcDown);
     if (!mint) {
       throw new AppError('BAD_GATEWAY', `The token ${address} is not on ${network.network}.`);
     }
-    return mint.supply;
+    return { supply: mint.supply, metadata: metadataOf(mint) };
   }
 }
 

@@ -1,4 +1,5 @@
-import { ERROR_CODES } from '@app/common';
+import { ERROR_CODES, type AssetOutcome } from '@app/common';
+import { needsNewMint, solanaOutcome, wireSigners } from '@app/chains';
 import type { OperationEntity } from '@app/database';
 
 export type OperationView = Record<string, unknown> & {
@@ -12,7 +13,7 @@ export type OperationView = Record<string, unknown> & {
 /** The `data` of every write's response, and of GET /operations/{id} (contract field names). */
 export function operationView(operation: OperationEntity): OperationView {
   const intent = operation.intent;
-  const result = operation.result ?? {};
+  const result = { ...solanaNewMint(operation), ...operation.result };
   const view: OperationView = {
     operation_id: operation.id,
     kind: operation.kind,
@@ -74,4 +75,17 @@ export function operationView(operation: OperationEntity): OperationView {
     view.error = { error: ERROR_CODES[operation.errorCode].error, message: operation.errorMessage };
   }
   return view;
+}
+
+/**
+ * A Solana operation that creates a mint knows its address from its first signing (the mint's
+ * keypair is kept with the operation): shown while it is still on its way, too.
+ */
+function solanaNewMint(operation: OperationEntity): AssetOutcome {
+  const inFlight = operation.status === 'signed' || operation.status === 'submitted';
+  if (operation.network !== 'solana' || !inFlight || !needsNewMint(operation.intent)) return {};
+  return solanaOutcome(
+    operation.intent,
+    wireSigners(Buffer.from(operation.signedTx!, 'base64'))[1],
+  );
 }

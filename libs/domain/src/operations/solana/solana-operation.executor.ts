@@ -7,6 +7,7 @@ import {
   SolanaTransportError,
   ed25519Signer,
   instructionPrograms,
+  isDefinitive,
   needsNewMint,
   newEd25519Seed,
   planSolanaTransaction,
@@ -95,7 +96,8 @@ export class SolanaOperationExecutor {
           // The row as signed, or (another worker moved it first) as it now stands.
           operation = signed ?? (await this.reload(operation.id));
         } catch (error) {
-          if (error instanceof AppError) return this.settler.fail(operation, error);
+          // A refusal settles the operation; an unreachable RPC is a fault to retry.
+          if (isDefinitive(error)) return this.settler.fail(operation, error);
           throw error;
         }
         if (operation.status === 'queued') continue; // lost a race on the new mint's seed

@@ -3,10 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, loadConfig } from '@app/config';
 import { requestIdFrom } from '@app/common';
-import { mountQueueBoard } from './admin/queue-board';
+import { mountAdminRoutes } from './admin/admin-routes';
 import { AppModule } from './app.module';
 import { setUpOpenApi } from './http/docs/openapi';
 import { echoRequestId } from './http/request-id';
+import { recordRequestMetrics } from './http/request-metrics';
 
 /** Builds the API application (used by main.ts and by the tests). */
 export async function createApiApp(
@@ -29,8 +30,9 @@ export async function createApiApp(
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
+  recordRequestMetrics(fastify);
   app.enableShutdownHooks();
   setUpOpenApi(app);
-  await mountQueueBoard(app, config);
+  await mountAdminRoutes(app, config);
   return app;
 }

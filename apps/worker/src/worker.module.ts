@@ -4,6 +4,7 @@ import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
+import { MetricsServer } from './processors/metrics.server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './processors/reconciler.loop';
 import { WorkerReadiness } from './worker-readiness';
@@ -11,7 +12,7 @@ import { WorkerReadiness } from './worker-readiness';
 /** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
 @Module({
   imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
-  providers: [WorkerReadiness, OperationsProcessor, ReconcilerLoop],
+  providers: [WorkerReadiness, OperationsProcessor, ReconcilerLoop, MetricsServer],
 })
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {

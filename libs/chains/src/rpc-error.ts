@@ -1,4 +1,4 @@
-import { AppError } from '@app/common';
+import { AppError, METRICS } from '@app/common';
 
 /**
  * An RPC call that failed or timed out: a 502 for a client's read, but for an operation a
@@ -38,6 +38,9 @@ export async function withTimeout<T>(
   try {
     return await Promise.race([work, timeout]);
   } catch (error) {
+    if (!(error instanceof AppError) || error instanceof RpcUnavailable) {
+      METRICS.rpcErrors.inc({ network });
+    }
     if (error instanceof AppError || options.passThrough) throw error;
     throw rpcUnavailable(network);
   } finally {

@@ -7,3 +7,4 @@ export * from './asset-intent';
 export * from './bounded-cache';
 export * from './envelope';
 export * from './ids';
+export * from './metrics';

@@ -65,6 +65,9 @@ export interface AppConfig {
     reconcileAfterMs: number;
     /** EVM: how long to wait for a receipt before re-broadcasting the same bytes. */
     rebroadcastAfterMs: number;
+    /** Prometheus metrics of this worker on http://<metricsHost>:<metricsPort>/metrics (off when unset). */
+    metricsPort?: number;
+    metricsHost: string;
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
   };

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
+import { METRICS } from '@app/common';
 import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
 import {
@@ -55,9 +56,12 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   private async handle(job: Job<OperationJobData>): Promise<void> {
     const handler = this.handlers[job.name];
     if (!handler) throw new Error(`No handler for job ${job.name}`);
+    const timer = METRICS.jobDuration.startTimer({ queue: job.queueName });
     try {
       await handler(job);
+      timer({ outcome: 'completed' });
     } catch (error) {
+      timer({ outcome: 'retried' });
       const level = error instanceof RetryLater ? 'debug' : 'warn';
       this.logger[level](`Operation ${job.data.operationId} will be retried: ${String(error)}`);
       throw error;

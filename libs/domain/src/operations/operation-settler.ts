@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppError, BoundedCache, newId, type AssetOutcome } from '@app/common';
+import { AppError, BoundedCache, METRICS, newId, type AssetOutcome } from '@app/common';
 import {
   AssetRepository,
   OperationRepository,
@@ -28,16 +28,19 @@ export class OperationSettler {
     // Read before the transaction opens: a query on another pool connection from inside it
     // would hold one connection while waiting for a second, and under load the pool deadlocks.
     const collection = await this.collectionOf(operation);
-    await this.dataSource.transaction(async (manager) => {
-      if (await this.operations.confirm(manager, operation.id, outcome)) {
-        await this.writeAssets(manager, operation, outcome, collection);
-      }
+    const confirmed = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.operations.confirm(manager, operation.id, outcome))) return false;
+      await this.writeAssets(manager, operation, outcome, collection);
+      return true;
     });
+    if (confirmed) countSettled(operation, 'confirmed');
     await this.channel.publish(operation.id);
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
-    await this.operations.fail(operation.id, { code: error.code, message: error.message });
+    if (await this.operations.fail(operation.id, { code: error.code, message: error.message })) {
+      countSettled(operation, 'failed');
+    }
     await this.channel.publish(operation.id);
   }
 
@@ -117,6 +120,10 @@ export class OperationSettler {
         return; // balances and supply are read from the chain
     }
   }
+}
+
+function countSettled(operation: OperationEntity, status: 'confirmed' | 'failed'): void {
+  METRICS.operations.inc({ kind: operation.kind, network: operation.network, status });
 }
 
 function required(value: string | undefined, what: string): string {

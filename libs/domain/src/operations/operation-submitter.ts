@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, newId, type AssetIntent } from '@app/common';
+import { AppError, METRICS, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
 import {
   IdempotencyRepository,
@@ -103,6 +103,7 @@ export class OperationSubmitter {
       );
       return { operation: earlier, replayed: true };
     }
+    METRICS.operations.inc({ kind: operation.kind, network: operation.network, status: 'queued' });
     await this.queue.enqueue(operation).catch((error: unknown) => {
       this.logger.warn(
         `Operation ${operation.id} saved but not enqueued (${String(error)}); the reconciler will.`,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SigningKey } from 'ethers';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { AppError } from '@app/common';
+import { AppError, METRICS } from '@app/common';
 import {
   EvmAdapter,
   type BroadcastResult,
@@ -265,6 +265,7 @@ export class EvmSendPipeline {
     ]);
     if (recorded === null || recorded <= onChain) {
       if (recorded !== null && recorded < onChain) {
+        METRICS.nonceResyncs.inc({ network: network.network, direction: 'up' });
         this.logger.warn(
           `Nonce ledger of ${address} on ${network.network} healed up: ${recorded} -> ${onChain}`,
         );
@@ -272,6 +273,7 @@ export class EvmSendPipeline {
       return onChain;
     }
     const inFlight = await this.operations.findInFlight(runner.manager, network.chainKey, address);
+    METRICS.nonceResyncs.inc({ network: network.network, direction: 'down' });
     if (inFlight.length === 0) {
       this.logger.warn(
         `Nonce ledger of ${address} on ${network.network} healed down: ${recorded} -> ${onChain}`,

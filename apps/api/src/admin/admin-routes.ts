@@ -4,29 +4,32 @@ import { FastifyAdapter as BullBoardAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { NETWORKS, type AppConfig } from '@app/config';
+import { METRICS, metricsRegistry } from '@app/common';
+import { NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationQueue } from '@app/queue';
 import { errorEnvelope } from '../http/error-envelope';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
 /**
- * Bull Board over every operation queue at /admin/queues, behind HTTP Basic credentials from
- * configuration (ADMIN_USER / ADMIN_PASSWORD). Without a password it is not mounted at all.
+ * The operators' routes, behind HTTP Basic credentials from configuration (ADMIN_USER /
+ * ADMIN_PASSWORD); without a password they are not mounted at all:
+ * - Bull Board over every operation queue at /admin/queues;
+ * - Prometheus metrics of the api at /metrics (queue depths are read when scraped).
  */
-export async function mountQueueBoard(
+export async function mountAdminRoutes(
   app: NestFastifyApplication,
   config: AppConfig,
 ): Promise<void> {
   const admin = config.admin;
   if (!admin) return;
   const queues = app.get(OperationQueue);
+  const networks = NETWORKS.filter((network): network is ConcreteNetwork => network !== 'evm');
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: NETWORKS.filter((network) => network !== 'evm').map(
-      (network) => new BullMQAdapter(queues.queue(network)),
-    ),
+    queues: networks.map((network) => new BullMQAdapter(queues.queue(network))),
     serverAdapter: board,
   });
   const expected = Buffer.from(`${admin.user}:${admin.password}`);
@@ -35,11 +38,23 @@ export async function mountQueueBoard(
       if (!basicCredentialsMatch(request.headers.authorization, expected)) {
         await reply
           .status(401)
-          .header('www-authenticate', 'Basic realm="queues", charset="UTF-8"')
+          .header('www-authenticate', 'Basic realm="admin", charset="UTF-8"')
           .send(errorEnvelope(401, 'Admin credentials required.'));
       }
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+    scope.get('/metrics', async (_request, reply) => {
+      await Promise.all(
+        networks.map(async (network) => {
+          const queue = queues.queue(network);
+          const counts = await queue.getJobCounts(...QUEUE_STATES);
+          for (const state of QUEUE_STATES) {
+            METRICS.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);
+          }
+        }),
+      );
+      return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+    });
   });
 }
 

@@ -1,0 +1,49 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus series. Each process (api, worker) has its own registry and exposes
+ * what it measures: the api its HTTP traffic, accepted operations and queue depth; the worker
+ * its jobs, settled operations, RPC errors and nonce-ledger resyncs.
+ */
+export const metricsRegistry = new Registry();
+
+export const METRICS = {
+  httpRequestDuration: new Histogram({
+    name: 'ais_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [metricsRegistry],
+  }),
+  operations: new Counter({
+    name: 'ais_operations_total',
+    help: 'Operations reaching a status (queued on acceptance, confirmed or failed on settling)',
+    labelNames: ['kind', 'network', 'status'] as const,
+    registers: [metricsRegistry],
+  }),
+  queueJobs: new Gauge({
+    name: 'ais_queue_jobs',
+    help: 'Jobs per operation queue and state, read when scraped',
+    labelNames: ['queue', 'state'] as const,
+    registers: [metricsRegistry],
+  }),
+  jobDuration: new Histogram({
+    name: 'ais_job_duration_seconds',
+    help: 'Time a worker spent on one operation job, by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [metricsRegistry],
+  }),
+  rpcErrors: new Counter({
+    name: 'ais_rpc_errors_total',
+    help: 'RPC calls that failed or timed out, by network',
+    labelNames: ['network'] as const,
+    registers: [metricsRegistry],
+  }),
+  nonceResyncs: new Counter({
+    name: 'ais_nonce_ledger_resyncs_total',
+    help: 'Nonce ledger corrections against the chain, by network and direction',
+    labelNames: ['network', 'direction'] as const,
+    registers: [metricsRegistry],
+  }),
+};

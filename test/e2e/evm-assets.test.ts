@@ -1,6 +1,15 @@
 import { Keypair } from '@solana/web3.js';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { assetCollectionArtifact, assetTokenArtifact } from '@app/chains';
+import {
+  ISO_MS,
+  UUID,
+  expectConfirmedEnvelope,
+  expectError,
+  settledOperation,
+  summary,
+  type Data,
+} from '@test/support/envelope-assertions';
 import type { HttpClient, HttpResponse } from '@test/support/http-client';
 import {
   newAccountClient,
@@ -16,17 +25,14 @@ jest.setTimeout(120_000);
  * with the chain state checked by the test's own RPC reads.
  */
 
-type Data = Record<string, any>;
 interface User {
   api: HttpClient;
   /** The account's managed EVM wallet. */
   wallet: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TX_HASH = /^0x[0-9a-f]{64}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const SOLANA_ADDRESS = Keypair.generate().publicKey.toBase58();
 const IMAGE = 'https://example.com/image.png';
 
@@ -73,46 +79,15 @@ function nonceOf(address: string): Promise<number> {
   return provider.getTransactionCount(address, 'latest');
 }
 
-/** The response in full, so a wrong status shows the body that came with it. */
-function summary(response: HttpResponse): { status: number; body: unknown } {
-  return { status: response.status, body: response.body };
-}
-
 /**
  * A write answered 200 and confirmed on chain: the common fields of the contract, and a receipt
  * with status 1 read by the test itself. Returns `data`.
  */
 async function expectConfirmed(response: HttpResponse, network: string): Promise<Data> {
-  expect(summary(response)).toMatchObject({ status: 200 });
-  expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
-  const data = response.body.data as Data;
-  expect(data).toMatchObject({
-    operation_id: expect.stringMatching(UUID),
-    status: 'confirmed',
-    network,
-    tx: expect.stringMatching(TX_HASH),
-    created_at: expect.stringMatching(ISO_MS),
-  });
+  const data = expectConfirmedEnvelope(response, network, TX_HASH);
   const receipt = await provider.getTransactionReceipt(data.tx);
   expect(receipt?.status).toBe(1);
   return data;
-}
-
-/** The contract's error envelope with this status and short name. */
-function expectError(
-  response: HttpResponse,
-  status: number,
-  error: string,
-  message: RegExp = /./,
-): void {
-  expect(summary(response)).toMatchObject({ status });
-  expect(response.body).toEqual({
-    success: false,
-    error,
-    message: expect.stringMatching(message),
-    timestamp: expect.stringMatching(ISO_MS),
-  });
-  if (status === 400) expect(response.body.message).toMatch(/^Invalid request body\. /);
 }
 
 async function createToken(user: User, body: Data): Promise<Data> {
@@ -138,19 +113,6 @@ async function metadataDocument(uri: string): Promise<Data> {
   const response = await stack.http.get(new URL(uri).pathname);
   expect(summary(response)).toMatchObject({ status: 200 });
   return response.body as Data;
-}
-
-/** Follows GET /operations/{id} until the operation settles (bounded). */
-async function settledOperation(api: HttpClient, id: string, timeoutMs = 20_000): Promise<Data> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await api.get(`/operations/${id}`);
-    expect(summary(response)).toMatchObject({ status: 200 });
-    const data = response.body.data as Data;
-    if (data.status === 'confirmed' || data.status === 'failed') return data;
-    if (Date.now() > deadline) throw new Error(`Operation ${id} still ${data.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const tokenBody = (network: string, extra: Data = {}): Data => ({

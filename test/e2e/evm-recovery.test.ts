@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { collectionAt, evmReader, queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import type { ServiceProcess } from '@test/support/service-process';
+import { operationRow, waitForExit, waitForStatus } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -42,14 +42,7 @@ describe('EVM recovery', () => {
     await stack?.stop();
   });
 
-  const operation = async (id: string) =>
-    (
-      await queryDatabase<{ status: string; tx_hash: string | null; nonce: string | null }>(
-        stack.services.databaseUrl,
-        'SELECT status, tx_hash, nonce FROM operations WHERE id = $1',
-        [id],
-      )
-    )[0];
+  const operation = (id: string) => operationRow(stack.services.databaseUrl, id);
 
   const mintAsync = async (name: string): Promise<string> => {
     const response = await api.post(
@@ -61,21 +54,8 @@ describe('EVM recovery', () => {
     return response.body.data.operation_id as string;
   };
 
-  const waitForExit = (worker: ServiceProcess) =>
-    new Promise<void>((resolve) => {
-      if (worker.process.exitCode !== null || worker.process.signalCode !== null) resolve();
-      else worker.process.once('exit', () => resolve());
-    });
-
-  const waitForStatus = async (id: string, status: string, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const row = await operation(id);
-      if (row.status === status) return row;
-      if (Date.now() > deadline) throw new Error(`operation ${id} is ${row.status}, not ${status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForOperation = (id: string, status: string) =>
+    waitForStatus(stack.services.databaseUrl, id, status);
 
   it.each([
     ['after signing, before broadcast', 'crash-after-sign', 'signed', false],
@@ -99,7 +79,7 @@ describe('EVM recovery', () => {
       expect(receipt !== null).toBe(landedBeforeRestart);
 
       await stack.startWorker();
-      const confirmed = await waitForStatus(id, 'confirmed');
+      const confirmed = await waitForOperation(id, 'confirmed');
       // The same signed bytes were sent (or adopted): same hash, same nonce, one mint.
       expect(confirmed.tx_hash).toBe(signed.tx_hash);
       expect(confirmed.nonce).toBe(signed.nonce);
@@ -122,7 +102,7 @@ describe('EVM recovery', () => {
     redis.disconnect();
 
     await stack.startWorker();
-    for (const id of ids) await waitForStatus(id, 'confirmed');
+    for (const id of ids) await waitForOperation(id, 'confirmed');
     expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 10n);
     await Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
     provider.destroy();

@@ -100,6 +100,18 @@ describe('Solana recovery', () => {
     }
   };
 
+  /** Polls a signature's status (no WebSocket: the test's Connection has none). */
+  const landedStatus = async (signature: string) => {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const { value } = await connection.getSignatureStatus(signature, {
+        searchTransactionHistory: true,
+      });
+      if (value) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${signature} did not land`);
+  };
+
   /** The item mint the stored transaction creates: its second signer. */
   const newMintOf = (signedTx: string): string =>
     VersionedTransaction.deserialize(
@@ -159,6 +171,48 @@ describe('Solana recovery', () => {
       await stopWorkers();
     },
   );
+
+  it('adopts a transaction that landed with an error while the worker was down: failed, once', async () => {
+    const sizeBefore = await groupSize(collection);
+    const crashing = await stack.startWorker({ FAULT_INJECTION: 'crash-after-sign' });
+    const id = await mintAsync('doomed');
+    await waitForExit(crashing);
+    const signed = await operation(id);
+    expect(signed.status).toBe('signed');
+
+    // Someone else makes the item's address exist, then sends the stored bytes without
+    // preflight: they land, and fail (the mint account cannot be created any more).
+    const itemMint = new PublicKey(newMintOf(signed.signed_tx!));
+    await landedStatus(await connection.requestAirdrop(itemMint, 1_000_000));
+    const landed = await connection.sendRawTransaction(Buffer.from(signed.signed_tx!, 'base64'), {
+      skipPreflight: true,
+    });
+    expect(landed).toBe(signed.tx_hash);
+    expect((await landedStatus(landed)).err).toEqual({ InstructionError: [1, { Custom: 0 }] });
+
+    await stack.startWorker();
+    const settled = await waitForSettled(id);
+    expect(settled).toMatchObject({
+      status: 'failed',
+      tx_hash: signed.tx_hash,
+      signed_tx: signed.signed_tx,
+      error_code: 'BAD_GATEWAY',
+    });
+    const view = await api.get(`/operations/${id}`);
+    expect(view.body.data).toMatchObject({
+      status: 'failed',
+      tx: signed.tx_hash,
+      error: { error: 'Bad gateway', message: expect.stringMatching(/rejected the transaction/) },
+    });
+    expect(await groupSize(collection)).toBe(sizeBefore);
+    const items = await queryDatabase(
+      stack.services.databaseUrl,
+      'SELECT 1 FROM nft_items WHERE operation_id = $1',
+      [id],
+    );
+    expect(items).toEqual([]);
+    await stopWorkers();
+  });
 
   it('enforces max_supply on chain when the service could not count ahead (mints queued at once)', async () => {
     await stack.startWorker();

@@ -26,6 +26,8 @@ const DEV_FUNDING_LAMPORTS = 100 * LAMPORTS_PER_SOL;
 const BLOCKHASH_CACHE_MS = 250;
 /** JSON-RPC code of a refused preflight (the error carries the simulation). */
 const PREFLIGHT_FAILURE = -32002;
+/** Node-side conditions that pass (unhealthy or lagging node, rate limit): retried, not refusals. */
+const TRANSIENT_CODES = new Set([-32005, -32016, 429]);
 
 export interface RecentBlockhash {
   blockhash: string;
@@ -176,7 +178,7 @@ export class SolanaAdapter implements ChainAdapter {
       ]);
       return { kind: 'accepted' };
     } catch (error) {
-      if (!(error instanceof SolanaRpcError)) throw error;
+      if (!(error instanceof SolanaRpcError) || TRANSIENT_CODES.has(error.code)) throw error;
       const data = (error.data ?? {}) as { err?: TransactionErrorJson; logs?: string[] | null };
       if (data.err === 'BlockhashNotFound' || /blockhash not found/i.test(error.message)) {
         return { kind: 'blockhash-not-found' };

@@ -241,15 +241,17 @@ export class SolanaOperationExecutor {
     throw new RetryLater(`No status for ${signature} yet`);
   }
 
-  /** A landed transaction's verdict once its commitment is reached (null: wait). */
+  /**
+   * A landed transaction's verdict once its commitment is reached (null: wait). A failure waits
+   * too: below that commitment its block may still be dropped, and the bytes land elsewhere.
+   */
   private landed(operation: OperationEntity, status: SignatureStatus): Verdict | null {
-    if (status.err !== null && status.err !== undefined) {
-      return {
-        kind: 'failed',
-        error: solanaErrorToAppError(status.err, programsOf(operation.signedTx!), operation.intent),
-      };
-    }
-    return reached(status, this.config.solana.commitment) ? { kind: 'confirmed' } : null;
+    if (!reached(status, this.config.solana.commitment)) return null;
+    if (status.err === null || status.err === undefined) return { kind: 'confirmed' };
+    return {
+      kind: 'failed',
+      error: solanaErrorToAppError(status.err, programsOf(operation.signedTx!), operation.intent),
+    };
   }
 
   /** The new mint (if any) is the transaction's second signer: no need to open its seed. */

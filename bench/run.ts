@@ -3,11 +3,13 @@
  * baseline measured in the same run.
  */
 import { run as evmNft } from './evm-nft.bench';
+import { run as solanaNft } from './solana-nft.bench';
 import { run as solanaRpc } from './solana-rpc.bench';
 
 const BENCHES: [string, () => Promise<object>][] = [
   ['Solana JSON-RPC server vs litesvm direct', () => solanaRpc()],
   ['EVM NFT mints: service vs raw ethers', () => evmNft()],
+  ['Solana NFT mints: service vs raw web3.js', () => solanaNft()],
 ];
 
 async function main(): Promise<void> {

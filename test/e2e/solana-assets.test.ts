@@ -16,6 +16,15 @@ import {
 import bs58 from 'bs58';
 import { Wallet } from 'ethers';
 import { queryDatabase } from '@test/support/chain-reads';
+import {
+  ISO_MS,
+  UUID,
+  expectConfirmedEnvelope,
+  expectError,
+  settledOperation,
+  summary,
+  type Data,
+} from '@test/support/envelope-assertions';
 import type { HttpClient, HttpResponse } from '@test/support/http-client';
 import {
   newAccountClient,
@@ -31,17 +40,14 @@ jest.setTimeout(120_000);
  * alone, with the chain state checked by the test's own RPC reads (web3.js + spl-token).
  */
 
-type Data = Record<string, any>;
 interface User {
   api: HttpClient;
   /** The account's managed Solana wallet. */
   wallet: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const IMAGE = 'https://example.com/image.png';
 const U64_MAX = 2n ** 64n - 1n;
 
@@ -108,46 +114,17 @@ async function lastSignature(address: string): Promise<string | undefined> {
   return (await connection.getSignaturesForAddress(key(address), { limit: 1 }))[0]?.signature;
 }
 
-function summary(response: HttpResponse): { status: number; body: unknown } {
-  return { status: response.status, body: response.body };
-}
-
 /**
  * A write answered 200 and confirmed on chain: the contract's common fields, and the
  * transaction's status, read by the test itself, without error. Returns `data`.
  */
 async function expectConfirmed(response: HttpResponse): Promise<Data> {
-  expect(summary(response)).toMatchObject({ status: 200 });
-  expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
-  const data = response.body.data as Data;
-  expect(data).toMatchObject({
-    operation_id: expect.stringMatching(UUID),
-    status: 'confirmed',
-    network: 'solana',
-    tx: expect.stringMatching(SIGNATURE),
-    created_at: expect.stringMatching(ISO_MS),
-  });
+  const data = expectConfirmedEnvelope(response, 'solana', SIGNATURE);
   const { value } = await connection.getSignatureStatus(data.tx, {
     searchTransactionHistory: true,
   });
   expect(value).toMatchObject({ err: null });
   return data;
-}
-
-function expectError(
-  response: HttpResponse,
-  status: number,
-  error: string,
-  message: RegExp = /./,
-): void {
-  expect(summary(response)).toMatchObject({ status });
-  expect(response.body).toEqual({
-    success: false,
-    error,
-    message: expect.stringMatching(message),
-    timestamp: expect.stringMatching(ISO_MS),
-  });
-  if (status === 400) expect(response.body.message).toMatch(/^Invalid request body\. /);
 }
 
 const tokenBody = (extra: Data = {}): Data => ({
@@ -187,18 +164,6 @@ async function metadataDocument(uri: string): Promise<Data> {
   const response = await stack.http.get(new URL(uri).pathname);
   expect(summary(response)).toMatchObject({ status: 200 });
   return response.body as Data;
-}
-
-async function settledOperation(api: HttpClient, id: string, timeoutMs = 20_000): Promise<Data> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await api.get(`/operations/${id}`);
-    expect(summary(response)).toMatchObject({ status: 200 });
-    const data = response.body.data as Data;
-    if (data.status === 'confirmed' || data.status === 'failed') return data;
-    if (Date.now() > deadline) throw new Error(`Operation ${id} still ${data.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { Connection, PublicKey, SendTransactionError, VersionedTransaction } fro
 import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import type { ServiceProcess } from '@test/support/service-process';
+import { waitForExit } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -74,12 +74,6 @@ describe('Solana blockhash expiry', () => {
         [id],
       )
     )[0];
-
-  const waitForExit = (worker: ServiceProcess) =>
-    new Promise<void>((resolve) => {
-      if (worker.process.exitCode !== null || worker.process.signalCode !== null) resolve();
-      else worker.process.once('exit', () => resolve());
-    });
 
   const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
     const deadline = Date.now() + timeoutMs;

@@ -2,7 +2,7 @@ import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import type { ServiceProcess } from '@test/support/service-process';
+import { waitForExit } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -83,12 +83,6 @@ describe('Solana recovery', () => {
     expect(response.status).toBe(202);
     return response.body.data.operation_id as string;
   };
-
-  const waitForExit = (worker: ServiceProcess) =>
-    new Promise<void>((resolve) => {
-      if (worker.process.exitCode !== null || worker.process.signalCode !== null) resolve();
-      else worker.process.once('exit', () => resolve());
-    });
 
   const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
     const deadline = Date.now() + timeoutMs;

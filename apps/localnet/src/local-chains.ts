@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnvil } from './anvil';
 import { startSolanaRpc } from './solana/solana-rpc';
@@ -22,6 +23,8 @@ export interface LocalChains {
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 
 export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<LocalChains> {
+  // anvil writes its state file only into a directory that already exists.
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const [anvil, solana] = await Promise.allSettled([
     startAnvil({
       port: opts.evmPort ?? 8545,

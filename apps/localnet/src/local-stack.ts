@@ -39,7 +39,9 @@ async function main(): Promise<void> {
     LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
     LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
   };
-  const children = [run('api', env), run('worker', env)];
+  const api = run('api', env, /API listening/);
+  const worker = run('worker', env, /Worker ready/);
+  const children = [api.child, worker.child];
 
   let stopping = false;
   const stop = async (code: number): Promise<void> => {
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     });
   }
 
+  await Promise.all([api.ready, worker.ready]);
   const base = `http://${config.api.host}:${config.api.port}`;
   console.log(
     [
@@ -79,7 +82,12 @@ async function main(): Promise<void> {
   );
 }
 
-function run(app: 'api' | 'worker', env: NodeJS.ProcessEnv): ChildProcess {
+/** Starts an app as its own process; `ready` resolves once it prints its ready line. */
+function run(
+  app: 'api' | 'worker',
+  env: NodeJS.ProcessEnv,
+  readyLine: RegExp,
+): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
     env,
@@ -94,7 +102,15 @@ function run(app: 'api' | 'worker', env: NodeJS.ProcessEnv): ChildProcess {
       .join('');
   child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
-  return child;
+  const ready = new Promise<void>((resolve) => {
+    const watch = (chunk: Buffer): void => {
+      if (!readyLine.test(chunk.toString())) return;
+      child.stdout?.off('data', watch);
+      resolve();
+    };
+    child.stdout?.on('data', watch);
+  });
+  return { child, ready };
 }
 
 function terminate(child: ChildProcess): Promise<void> {

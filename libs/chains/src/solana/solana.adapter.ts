@@ -303,7 +303,8 @@ export class SolanaAdapter implements ChainAdapter {
     return withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
   }
 
-  onModuleDestroy(): void {
+  /** After the worker's jobs have finished (they close in beforeApplicationShutdown). */
+  onApplicationShutdown(): void {
     for (const clients of this.clients.values()) clients.rpc.close();
   }
 }

@@ -13,10 +13,6 @@ export class AssetRepository {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ chainKey, address });
   }
 
-  findAssetByOperation(operationId: string): Promise<AssetEntity | null> {
-    return this.dataSource.getRepository(AssetEntity).findOneBy({ operationId });
-  }
-
   async insertAsset(manager: EntityManager, asset: AssetEntity): Promise<void> {
     await manager.getRepository(AssetEntity).insert(asset as QueryDeepPartialEntity<AssetEntity>);
   }
@@ -27,10 +23,6 @@ export class AssetRepository {
 
   findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {
     return this.dataSource.getRepository(NftItemEntity).findOneBy({ mintAddress });
-  }
-
-  findItemByOperation(operationId: string): Promise<NftItemEntity | null> {
-    return this.dataSource.getRepository(NftItemEntity).findOneBy({ operationId });
   }
 
   countItems(collectionId: string): Promise<number> {

@@ -97,18 +97,6 @@ export class OperationRepository {
     );
   }
 
-  /** queued -> signed, with the nonce and the signed bytes; false if another worker got there. */
-  async markSigned(
-    manager: EntityManager,
-    id: string,
-    signed: { nonce: bigint | null; signedTx: string; txHash: string },
-  ): Promise<boolean> {
-    const result = await manager
-      .getRepository(OperationEntity)
-      .update({ id, status: 'queued' }, { status: 'signed', ...signed, updatedAt: new Date() });
-    return result.affected === 1;
-  }
-
   async markSubmitted(id: string): Promise<void> {
     await this.dataSource
       .getRepository(OperationEntity)

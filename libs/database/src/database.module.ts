@@ -11,6 +11,7 @@ import { ApiKeyRepository } from './repositories/api-key.repository';
 import { CreatedWalletRepository } from './repositories/created-wallet.repository';
 import { ManagedWalletRepository } from './repositories/managed-wallet.repository';
 import { SessionRepository } from './repositories/session.repository';
+import { SolanaOperationRepository } from './repositories/solana-operation.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -22,6 +23,7 @@ const REPOSITORIES = [
   IdempotencyRepository,
   NonceLedgerRepository,
   AssetRepository,
+  SolanaOperationRepository,
 ];
 
 @Global()

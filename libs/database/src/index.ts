@@ -15,3 +15,4 @@ export * from './repositories/api-key.repository';
 export * from './repositories/created-wallet.repository';
 export * from './repositories/managed-wallet.repository';
 export * from './repositories/session.repository';
+export * from './repositories/solana-operation.repository';

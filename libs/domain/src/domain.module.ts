@@ -16,7 +16,6 @@ import { OperationSettler } from './operations/operation-settler';
 import { OperationSubmitter } from './operations/operation-submitter';
 import { Reconciler } from './operations/reconciler';
 import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
-import { SolanaOperationStore } from './operations/solana/solana-operation.store';
 import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
@@ -38,7 +37,6 @@ const SERVICES = [
   EvmOperationExecutor,
   EvmSendPipeline,
   SolanaOperationExecutor,
-  SolanaOperationStore,
   ManagedSigner,
   FaultInjection,
   Reconciler,

@@ -20,13 +20,16 @@ import {
   type SignatureStatus,
   type SolanaNetworkDefinition,
 } from '@app/chains';
-import { OperationRepository, type OperationEntity } from '@app/database';
+import {
+  OperationRepository,
+  SolanaOperationRepository,
+  type OperationEntity,
+} from '@app/database';
 import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
 import { ManagedSigner } from '../managed-signer';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
-import { SolanaOperationStore } from './solana-operation.store';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 /** How often, while a signature has no status, the blockhash's expiry is checked. */
@@ -66,7 +69,7 @@ export class SolanaOperationExecutor {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly solana: SolanaAdapter,
     private readonly operations: OperationRepository,
-    private readonly store: SolanaOperationStore,
+    private readonly solanaOperations: SolanaOperationRepository,
     private readonly signer: ManagedSigner,
     private readonly secretBox: SecretBox,
     private readonly settler: OperationSettler,
@@ -150,7 +153,7 @@ export class SolanaOperationExecutor {
       txHash: signed.signature,
       lastValidBlockHeight: planned.lastValidBlockHeight,
     };
-    const claimed = await this.store.markSigned(operation.id, {
+    const claimed = await this.solanaOperations.markSigned(operation.id, {
       ...stored,
       newMintSecret: newMint?.toStore,
     });
@@ -205,7 +208,7 @@ export class SolanaOperationExecutor {
         lastSent = Date.now();
         if (result.kind === 'accepted') {
           if (!accepted && operation.status === 'signed') {
-            await this.store.markSubmitted(operation.id);
+            await this.operations.markSubmitted(operation.id);
             this.faults.at('crash-after-broadcast');
           }
           accepted = true;
@@ -232,7 +235,8 @@ export class SolanaOperationExecutor {
         if ((await this.solana.blockHeight(network, 'confirmed')) > lastValid) {
           // Past its last valid block: if it has no status now, it never landed and never will.
           if (await this.solana.signatureStatus(network, signature)) continue;
-          if (await this.store.releaseExpired(operation.id, signature)) return { kind: 'expired' };
+          if (await this.solanaOperations.releaseExpired(operation.id, signature))
+            return { kind: 'expired' };
           throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
         }
       }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SealedSecret } from '../../security/secret-box';
 
 export interface SolanaSignedTransaction {
   /** base64 wire bytes. */
@@ -9,16 +8,16 @@ export interface SolanaSignedTransaction {
   txHash: string;
   lastValidBlockHeight: bigint;
   /** The new mint's sealed seed, when this signing made it (stored once, never replaced). */
-  newMintSecret?: SealedSecret;
+  newMintSecret?: { ciphertext: Buffer; keyId: string };
 }
 
 /**
- * The Solana steps of an operation's state machine, each one conditional UPDATE (a step taken
- * twice, or by two workers, changes nothing). The EVM steps live in OperationRepository; these
- * carry the Solana-only columns.
+ * The Solana-only steps of an operation's state machine (they carry the Solana columns), each one
+ * conditional UPDATE: a step taken twice, or by two workers, changes nothing. The shared steps
+ * (submitted, confirmed, failed) are OperationRepository's.
  */
 @Injectable()
-export class SolanaOperationStore {
+export class SolanaOperationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -46,15 +45,6 @@ export class SolanaOperationStore {
       ],
     );
     return rowCount(rows) === 1;
-  }
-
-  /** signed -> submitted: a node accepted the bytes. */
-  async markSubmitted(id: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE operations SET status = 'submitted', updated_at = now()
-       WHERE id = $1 AND status = 'signed'`,
-      [id],
-    );
   }
 
   /**

@@ -35,7 +35,7 @@ describe('EVM recovery', () => {
     });
     expect(created.status).toBe(200);
     collection = created.body.data.mint_address;
-    await Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
+    await stack.stopWorkers();
   });
 
   afterAll(async () => {
@@ -85,7 +85,7 @@ describe('EVM recovery', () => {
       expect(confirmed.nonce).toBe(signed.nonce);
       expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 1n);
       expect(await provider.getTransactionCount(wallet, 'latest')).toBe(chainNonceBefore + 1);
-      await Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
+      await stack.stopWorkers();
       provider.destroy();
     },
   );
@@ -104,7 +104,7 @@ describe('EVM recovery', () => {
     await stack.startWorker();
     for (const id of ids) await waitForOperation(id, 'confirmed');
     expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 10n);
-    await Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
+    await stack.stopWorkers();
     provider.destroy();
   });
 

@@ -2,7 +2,7 @@ import { Connection, PublicKey, SendTransactionError, VersionedTransaction } fro
 import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { waitForExit } from '@test/support/operation-polling';
+import { operationRow, waitForExit } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -56,24 +56,14 @@ describe('Solana blockhash expiry', () => {
     expect([created.status, tokenCreated.status]).toEqual([200, 200]);
     collection = created.body.data.mint_address;
     token = tokenCreated.body.data.mint_address;
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 
   afterAll(async () => {
     await stack?.stop();
   });
 
-  const stopWorkers = () => Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
-
-  const operation = async (id: string): Promise<OperationRow> =>
-    (
-      await queryDatabase<OperationRow & Record<string, unknown>>(
-        stack.services.databaseUrl,
-        `SELECT status, tx_hash, signed_tx, last_valid_block_height, result
-         FROM operations WHERE id = $1`,
-        [id],
-      )
-    )[0];
+  const operation = (id: string) => operationRow<OperationRow>(stack.services.databaseUrl, id);
 
   const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
     const deadline = Date.now() + timeoutMs;
@@ -152,7 +142,7 @@ describe('Solana blockhash expiry', () => {
       [id],
     );
     expect(items).toEqual([{ mint_address: itemMint }]);
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 
   it('re-signs a token mint whose transaction expired unlanded: the supply grows once', async () => {
@@ -178,6 +168,6 @@ describe('Solana blockhash expiry', () => {
     expect((await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID)).supply).toBe(
       supplyBefore + 3_000_000_000n,
     );
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 });

@@ -2,7 +2,7 @@ import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { waitForExit } from '@test/support/operation-polling';
+import { operationRow, waitForExit } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -49,25 +49,14 @@ describe('Solana recovery', () => {
     });
     expect(created.status).toBe(200);
     collection = created.body.data.mint_address;
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 
   afterAll(async () => {
     await stack?.stop();
   });
 
-  const stopWorkers = () => Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
-
-  const operation = async (id: string): Promise<OperationRow> =>
-    (
-      await queryDatabase<OperationRow & Record<string, unknown>>(
-        stack.services.databaseUrl,
-        `SELECT status, tx_hash, signed_tx, last_valid_block_height, ephemeral_secret,
-                ephemeral_key_id, result, error_code
-         FROM operations WHERE id = $1`,
-        [id],
-      )
-    )[0];
+  const operation = (id: string) => operationRow<OperationRow>(stack.services.databaseUrl, id);
 
   const groupSize = async (mint: string): Promise<bigint> =>
     getTokenGroupState(
@@ -162,7 +151,7 @@ describe('Solana recovery', () => {
         [id],
       );
       expect(items).toEqual([{ mint_address: confirmed.result?.mintAddress }]);
-      await stopWorkers();
+      await stack.stopWorkers();
     },
   );
 
@@ -205,7 +194,7 @@ describe('Solana recovery', () => {
       [id],
     );
     expect(items).toEqual([]);
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 
   it('enforces max_supply on chain when the service could not count ahead (mints queued at once)', async () => {
@@ -219,7 +208,7 @@ describe('Solana recovery', () => {
     });
     expect(created.status).toBe(200);
     const capped = created.body.data.mint_address as string;
-    await stopWorkers();
+    await stack.stopWorkers();
 
     // No item is recorded yet, so the API accepts all four; the token group decides.
     const ids = await Promise.all([0, 1, 2, 3].map((i) => mintAsync(`capped ${i}`, capped)));
@@ -242,6 +231,6 @@ describe('Solana recovery', () => {
       error: { error: 'Conflict', message: expect.stringMatching(/max supply/) },
     });
     expect(await groupSize(capped)).toBe(2n);
-    await stopWorkers();
+    await stack.stopWorkers();
   });
 });

@@ -7,15 +7,18 @@ export interface OperationRow {
   nonce: string | null;
 }
 
-/** An operation's row, read straight from the service's database. */
-export async function operationRow(databaseUrl: string, id: string): Promise<OperationRow> {
+/** An operation's whole row, read straight from the service's database. */
+export async function operationRow<T extends { status: string } = OperationRow>(
+  databaseUrl: string,
+  id: string,
+): Promise<T> {
   const [row] = await queryDatabase<Record<string, unknown>>(
     databaseUrl,
-    'SELECT status, tx_hash, nonce FROM operations WHERE id = $1',
+    'SELECT * FROM operations WHERE id = $1',
     [id],
   );
   if (!row) throw new Error(`No operation ${id}`);
-  return row as unknown as OperationRow;
+  return row as unknown as T;
 }
 
 /** Polls the operation's row until it has the status (bounded). */

@@ -12,6 +12,8 @@ export interface ServiceStack {
   env: Record<string, string>;
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  /** Stops every running worker (SIGTERM) and forgets them. */
+  stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,9 @@ export async function startServiceStack(
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);
       return worker;
+    },
+    stopWorkers: async () => {
+      await Promise.all(stack.workers.splice(0).map((worker) => worker.stop()));
     },
     stop: async () => {
       await Promise.all([api.stop(), ...stack.workers.map((worker) => worker.stop())]);

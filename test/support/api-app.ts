@@ -13,6 +13,8 @@ export async function startApiInProcess(
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,
     FUND_MANAGED_WALLETS: 'false',
+    // The in-process API logs to the test runner's output: only what is worth reading there.
+    LOG_LEVEL: 'warn',
     ...env,
   });
   const app = await createApiApp(config);

@@ -18,6 +18,11 @@ export class HttpClient {
     return new HttpClient(this.baseUrl, { ...this.defaultHeaders, ...headers });
   }
 
+  /** A client with the same default headers against another instance of the service. */
+  at(baseUrl: string): HttpClient {
+    return new HttpClient(baseUrl, this.defaultHeaders);
+  }
+
   get<T = any>(path: string, headers: Record<string, string> = {}): Promise<HttpResponse<T>> {
     return this.request('GET', path, undefined, headers);
   }

@@ -13,6 +13,7 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { BodyValidationPipe } from './http/body-validation.pipe';
 import { HttpExceptionFilter } from './http/http-exception.filter';
+import { ShutdownDrain } from './http/shutdown-drain';
 import { MetadataController } from './metadata/metadata.controller';
 import { NftsController } from './nfts/nfts.controller';
 import { OperationResponder } from './operations/operation-responder';
@@ -37,6 +38,7 @@ import { WalletsController } from './wallets/wallets.controller';
   ],
   providers: [
     HealthService,
+    ShutdownDrain,
     OperationResponder,
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     { provide: APP_PIPE, useClass: BodyValidationPipe },

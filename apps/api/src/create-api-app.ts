@@ -2,17 +2,20 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, loadConfig } from '@app/config';
-import { requestIdFrom } from '@app/common';
+import { createLogger, PinoNestLogger, requestIdFrom } from '@app/common';
 import { mountAdminRoutes } from './admin/admin-routes';
 import { AppModule } from './app.module';
 import { setUpOpenApi } from './http/docs/openapi';
 import { echoRequestId } from './http/request-id';
+import { logRequests } from './http/request-logging';
+import { closeConnectionsWhileDraining, ShutdownDrain } from './http/shutdown-drain';
 import { recordRequestMetrics } from './http/request-metrics';
 
 /** Builds the API application (used by main.ts and by the tests). */
 export async function createApiApp(
   config: AppConfig = loadConfig(process.env),
 ): Promise<NestFastifyApplication> {
+  const logger = createLogger({ service: 'api', ...config.log });
   const adapter = new FastifyAdapter({
     bodyLimit: config.api.bodyLimitBytes,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
@@ -20,17 +23,20 @@ export async function createApiApp(
     requestIdHeader: false,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // On SIGTERM, requests already on a connection are served (with `Connection: close`)
+    // rather than refused with a bare 503; new connections are refused once the server closes.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    bufferLogs: false,
-    logger:
-      config.logLevel === 'debug' ? ['debug', 'log', 'warn', 'error'] : ['log', 'warn', 'error'],
+    logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
+  logRequests(fastify, logger);
   recordRequestMetrics(fastify);
+  closeConnectionsWhileDraining(fastify, app.get(ShutdownDrain));
   app.enableShutdownHooks();
   setUpOpenApi(app);
   await mountAdminRoutes(app, config);

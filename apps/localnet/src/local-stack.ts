@@ -6,9 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
 import { loadConfig } from '@app/config';
 import { migrate } from '@app/database';
 import { startLocalChains } from './local-chains';
+import { logLineFormatter } from './log-lines';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -93,22 +95,19 @@ function run(
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = (chunk: Buffer): string =>
-    chunk
-      .toString()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => `[${app}] ${line}\n`)
-      .join('');
-  child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+  const format = logLineFormatter(app);
+  const lines = (stream: NodeJS.ReadableStream | null): Interface | undefined =>
+    stream ? createInterface({ input: stream, crlfDelay: Infinity }) : undefined;
+  lines(child.stderr)?.on('line', (line) => process.stderr.write(format(line)));
+  const stdout = lines(child.stdout);
+  stdout?.on('line', (line) => process.stdout.write(format(line)));
   const ready = new Promise<void>((resolve) => {
-    const watch = (chunk: Buffer): void => {
-      if (!readyLine.test(chunk.toString())) return;
-      child.stdout?.off('data', watch);
+    const watch = (line: string): void => {
+      if (!readyLine.test(line)) return;
+      stdout?.off('line', watch);
       resolve();
     };
-    child.stdout?.on('data', watch);
+    stdout?.on('line', watch);
   });
   return { child, ready };
 }

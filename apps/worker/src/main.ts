@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { createLogger, PinoNestLogger } from '@app/common';
 import { loadConfig } from '@app/config';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
-    logger: ['log', 'warn', 'error'],
+    logger: new PinoNestLogger(createLogger({ service: 'worker', ...config.log })),
   });
   app.enableShutdownHooks();
   Logger.log(`Worker started (profile ${config.profile})`, 'Bootstrap');

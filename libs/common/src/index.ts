@@ -7,4 +7,5 @@ export * from './asset-intent';
 export * from './bounded-cache';
 export * from './envelope';
 export * from './ids';
+export * from './logging';
 export * from './metrics';

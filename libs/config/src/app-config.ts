@@ -16,6 +16,8 @@ export interface AppConfig {
     sessionTtlHours: number;
     /** When set, requests must carry a matching `auth-key` header (spec 5.4). */
     authKey?: string;
+    /** On SIGTERM: how long to keep serving (unhealthy, closing connections) before closing. */
+    shutdownDrainMs: number;
   };
   /** Bull Board at /admin/queues: mounted only when a password is configured. */
   admin?: { user: string; password: string };
@@ -89,5 +91,9 @@ export interface AppConfig {
     requests: number;
     windowSeconds: number;
   };
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  log: {
+    level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+    /** Paths redacted on top of the built-in list (credentials in headers, secret-named fields). */
+    redactPaths: string[];
+  };
 }

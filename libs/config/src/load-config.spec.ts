@@ -2,6 +2,12 @@ import { ConfigError, loadConfig } from './load-config';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
 const OTHER = Buffer.alloc(32, 2).toString('base64');
+const DEVNET = {
+  APP_PROFILE: 'devnet',
+  MASTER_KEYS: `k1:${KEY}`,
+  DATABASE_URL: 'postgres://db.internal/ais',
+  REDIS_URL: 'redis://redis.internal:6379',
+};
 
 describe('loadConfig', () => {
   it('boots the local profile with no environment at all', () => {
@@ -12,6 +18,8 @@ describe('loadConfig', () => {
     expect(config.chains.defaultEvmNetwork).toBe('base');
     expect(config.chains.fundManagedWallets).toBe(true);
     expect(config.operations.syncWaitMs).toBe(30_000);
+    expect(config.api.shutdownDrainMs).toBe(500);
+    expect(loadConfig(DEVNET).api.shutdownDrainMs).toBe(5_000);
   });
 
   it('requires a database, Redis and master keys outside the local profile', () => {
@@ -67,6 +75,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SOLANA_COMPUTE_UNIT_LIMIT: '2000000' })).toThrow(
       /SOLANA_COMPUTE_UNIT_LIMIT/,
     );
+  });
+
+  it('reads the log level and the extra redaction paths, refusing malformed ones', () => {
+    expect(loadConfig({}).log).toEqual({ level: 'info', redactPaths: [] });
+    const config = loadConfig({
+      LOG_LEVEL: 'debug',
+      LOG_REDACT_PATHS: ' req.headers["x-partner-token"], body.card.*, items[*].pin ,',
+    });
+    expect(config.log).toEqual({
+      level: 'debug',
+      redactPaths: ['req.headers["x-partner-token"]', 'body.card.*', 'items[*].pin'],
+    });
+    expect(() => loadConfig({ LOG_REDACT_PATHS: 'req.headers.x-token' })).toThrow(
+      /LOG_REDACT_PATHS has "req.headers.x-token"/,
+    );
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of/);
   });
 
   it('reads the per-key rate limit, 600 requests a minute by default', () => {

@@ -47,6 +47,13 @@ export function loadConfig(env: Env): AppConfig {
       cookieSecure: boolean('COOKIE_SECURE', env.COOKIE_SECURE, profile !== 'local'),
       sessionTtlHours: integer('SESSION_TTL_HOURS', env.SESSION_TTL_HOURS, 24 * 7, 1),
       authKey: env.AUTH_KEY || undefined,
+      shutdownDrainMs: integer(
+        'SHUTDOWN_DRAIN_MS',
+        env.SHUTDOWN_DRAIN_MS,
+        profile === 'local' ? 500 : 5_000,
+        0,
+        600_000,
+      ),
     },
     admin: env.ADMIN_PASSWORD
       ? { user: env.ADMIN_USER || 'admin', password: env.ADMIN_PASSWORD }
@@ -130,12 +137,17 @@ export function loadConfig(env: Env): AppConfig {
         86_400,
       ),
     },
-    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
-      'debug',
-      'info',
-      'warn',
-      'error',
-    ] as const),
+    log: {
+      level: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
+        'trace',
+        'debug',
+        'info',
+        'warn',
+        'error',
+        'fatal',
+      ] as const),
+      redactPaths: redactPaths(env.LOG_REDACT_PATHS),
+    },
   };
 }
 
@@ -198,6 +210,26 @@ function parseMasterKeys(value: string): Map<string, MasterKey> {
     keys.set(id, { id, key });
   }
   return keys;
+}
+
+/** A pino redact path: `a.b`, `a["x-y"]`, `a.*`, `a[*].b`. */
+const REDACT_PATH = /^(?:[A-Za-z_$][\w$]*|\*)(?:\.(?:[A-Za-z_$][\w$]*|\*)|\["[^"\]]+"\]|\[\*\])*$/;
+
+function redactPaths(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean)
+    .map((path) => {
+      if (!REDACT_PATH.test(path)) {
+        throw new ConfigError(
+          'LOG_REDACT_PATHS',
+          `has "${path}", not a path like body.card or req.headers["x-token"]`,
+        );
+      }
+      return path;
+    });
 }
 
 function workerNetworks(value: string | undefined): ConcreteNetwork[] | 'all' {

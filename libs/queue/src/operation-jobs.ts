@@ -1,14 +1,16 @@
 import type { ConcreteNetwork } from '@app/config';
 
 /**
- * The one job of the pipeline: carry an operation forward. It carries the operation's id only;
- * the worker reloads everything else from Postgres. The job id is the operation id, so adding
- * it twice is a no-op.
+ * The one job of the pipeline: carry an operation forward. It carries the operation's id (and
+ * the id of the HTTP request that made it, for the logs) only; the worker reloads everything
+ * else from Postgres. The job id is the operation id, so adding it twice is a no-op.
  */
 export const EXECUTE_OPERATION = 'execute-operation';
 
 export interface OperationJobData {
   operationId: string;
+  /** Absent when the reconciler, not a request, enqueued the operation. */
+  requestId?: string;
 }
 
 /** One queue per network, so workers can be pinned to networks (WORKER_NETWORKS). */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
 
@@ -30,7 +31,7 @@ export class OperationQueue implements OnApplicationShutdown {
   async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
     await this.queue(operation.network).add(
       EXECUTE_OPERATION,
-      { operationId: operation.id },
+      { operationId: operation.id, requestId: LogContext.current()?.requestId },
       { ...JOB_OPTIONS, jobId: operation.id },
     );
   }

@@ -2,20 +2,31 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/auth.decorators';
+import { ShutdownDrain } from '../http/shutdown-drain';
 import { HealthService, type HealthReport } from './health.service';
 
 @ApiTags('health')
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(private readonly health: HealthService) {}
+  constructor(
+    private readonly health: HealthService,
+    private readonly drain: ShutdownDrain,
+  ) {}
 
-  /** 200 when Postgres, Redis and every configured chain answer; 503 otherwise, with the report. */
+  /**
+   * 200 when Postgres, Redis and every configured chain answer; 503 otherwise, with the report,
+   * and 503 while the instance drains for shutdown (so load balancers stop sending to it).
+   */
   @Get()
   @ApiResponse({ status: 200, description: 'Every dependency answers' })
   @ApiResponse({ status: 503, description: 'A dependency is down; the report names it' })
   async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
     const report: HealthReport = await this.health.check();
+    if (this.drain.isDraining) {
+      void reply.status(503);
+      return unavailable('Shutting down: send requests to another instance.', report);
+    }
     if (report.status === 'ok') {
       return { success: true, data: report, message: 'All dependencies answer.' };
     }
@@ -25,12 +36,16 @@ export class HealthController {
       report.redis === 'down' ? 'redis' : null,
       ...report.chains.filter((c) => c.status === 'down').map((c) => c.chain),
     ].filter(Boolean);
-    return {
-      success: false,
-      error: 'Service unavailable',
-      message: `Not answering: ${down.join(', ')}.`,
-      timestamp: new Date().toISOString(),
-      data: report,
-    };
+    return unavailable(`Not answering: ${down.join(', ')}.`, report);
   }
+}
+
+function unavailable(message: string, report: HealthReport): object {
+  return {
+    success: false,
+    error: 'Service unavailable',
+    message,
+    timestamp: new Date().toISOString(),
+    data: report,
+  };
 }

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
-import { METRICS } from '@app/common';
+import { LogContext, METRICS } from '@app/common';
 import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
 import {
@@ -35,7 +35,17 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     for (const network of this.networks()) {
       const worker = new Worker<OperationJobData>(
         operationQueueName(network),
-        (job) => this.handle(job),
+        (job) =>
+          LogContext.run(
+            {
+              requestId: job.data.requestId,
+              operationId: job.data.operationId,
+              jobId: job.id,
+              queue: job.queueName,
+              attempt: job.attemptsMade + 1,
+            },
+            () => this.handle(job),
+          ),
         {
           connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
           prefix: this.config.queue.prefix,
@@ -57,13 +67,14 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const handler = this.handlers[job.name];
     if (!handler) throw new Error(`No handler for job ${job.name}`);
     const timer = METRICS.jobDuration.startTimer({ queue: job.queueName });
+    this.logger.debug('Job started');
     try {
       await handler(job);
       timer({ outcome: 'completed' });
     } catch (error) {
       timer({ outcome: 'retried' });
       const level = error instanceof RetryLater ? 'debug' : 'warn';
-      this.logger[level](`Operation ${job.data.operationId} will be retried: ${String(error)}`);
+      this.logger[level](`Job will be retried: ${String(error)}`);
       throw error;
     }
   }

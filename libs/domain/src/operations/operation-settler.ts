@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError, BoundedCache, METRICS, newId, type AssetOutcome } from '@app/common';
 import {
@@ -15,6 +15,7 @@ import { SettlementChannel } from '@app/queue';
  */
 @Injectable()
 export class OperationSettler {
+  private readonly logger = new Logger(OperationSettler.name);
   private readonly collections = new BoundedCache<AssetEntity>();
 
   constructor(
@@ -33,13 +34,26 @@ export class OperationSettler {
       await this.writeAssets(manager, operation, outcome, collection);
       return true;
     });
-    if (confirmed) countSettled(operation, 'confirmed');
+    if (confirmed) {
+      countSettled(operation, 'confirmed');
+      this.logger.log({
+        msg: 'Operation confirmed',
+        ...describe(operation),
+        txHash: operation.txHash,
+      });
+    }
     await this.channel.publish(operation.id);
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
     if (await this.operations.fail(operation.id, { code: error.code, message: error.message })) {
       countSettled(operation, 'failed');
+      this.logger.warn({
+        msg: 'Operation failed',
+        ...describe(operation),
+        errorCode: error.code,
+        errorMessage: error.message,
+      });
     }
     await this.channel.publish(operation.id);
   }
@@ -120,6 +134,10 @@ export class OperationSettler {
         return; // balances and supply are read from the chain
     }
   }
+}
+
+function describe(operation: OperationEntity): Record<string, string> {
+  return { operationId: operation.id, kind: operation.kind, network: operation.network };
 }
 
 function countSettled(operation: OperationEntity, status: 'confirmed' | 'failed'): void {

@@ -104,6 +104,12 @@ export class OperationSubmitter {
       return { operation: earlier, replayed: true };
     }
     METRICS.operations.inc({ kind: operation.kind, network: operation.network, status: 'queued' });
+    this.logger.log({
+      msg: 'Operation accepted',
+      operationId: operation.id,
+      kind: operation.kind,
+      network: operation.network,
+    });
     await this.queue.enqueue(operation).catch((error: unknown) => {
       this.logger.warn(
         `Operation ${operation.id} saved but not enqueued (${String(error)}); the reconciler will.`,

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 
@@ -9,7 +9,7 @@ const POLL_MS = 1_000;
  * backstop (a pub/sub message can be lost). Postgres always has the last word.
  */
 @Injectable()
-export class SettlementWaiter implements OnModuleDestroy {
+export class SettlementWaiter implements OnApplicationShutdown {
   private readonly waiters = new Map<string, Set<() => void>>();
   private unsubscribe?: Promise<() => void>;
 
@@ -55,7 +55,8 @@ export class SettlementWaiter implements OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // After the HTTP server has drained: requests still waiting on SIGTERM keep their wake-ups.
+  async onApplicationShutdown(): Promise<void> {
     if (this.unsubscribe) (await this.unsubscribe)();
   }
 }

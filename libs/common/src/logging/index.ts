@@ -1,0 +1,3 @@
+export * from './create-logger';
+export * from './log-context';
+export * from './pino-nest-logger';

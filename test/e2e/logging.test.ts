@@ -1,0 +1,144 @@
+import { HttpClient } from '@test/support/http-client';
+import type { ServiceProcess } from '@test/support/service-process';
+import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
+
+jest.setTimeout(120_000);
+
+type LogLine = Record<string, any>;
+
+const REDACTED = '[Redacted]';
+const PARTNER_TOKEN = 'partner-token-that-only-the-configuration-redacts';
+
+/** Every line the process printed, each of which must be a JSON object. */
+function logLines(process: ServiceProcess): LogLine[] {
+  return process
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`Not a JSON log line: ${line}`);
+      }
+    });
+}
+
+async function eventually<T>(find: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`No log line: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('structured logs', () => {
+  let stack: ServiceStack;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({
+      env: { LOG_REDACT_PATHS: 'req.headers["x-partner-token"]' },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('follows a request into the worker by its ids, in JSON lines with secrets redacted', async () => {
+    const password = 'a password that must never reach a log';
+    const session = new HttpClient(stack.http.baseUrl);
+    const registered = await session.post('/account/register', {
+      email: `logs-${Date.now()}@example.com`,
+      password,
+    });
+    expect(registered.status).toBe(200);
+    const sessionToken = /=([^;]+)/.exec(registered.headers.get('set-cookie') ?? '')?.[1];
+    expect(sessionToken).toBeTruthy();
+    const key: string = (await session.post('/account/api-keys', { name: 'logs' })).body.data.key;
+    const api = stack.http.with({ 'api-key': key, 'x-partner-token': PARTNER_TOKEN });
+    const wallet = await api.post('/wallets', { network: 'solana' });
+    expect(wallet.status).toBe(200);
+
+    const requestId = `logs-${Date.now()}`;
+    const created = await api.post(
+      '/tokens',
+      { network: 'base', name: 'Logged', symbol: 'LOG', decimals: 6, amount: '1000' },
+      { 'x-request-id': requestId },
+    );
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-request-id')).toBe(requestId);
+    const { operation_id: operationId, tx } = created.body.data;
+
+    const confirmed = await eventually(
+      () =>
+        logLines(stack.workers[0]).find(
+          (line) => line.msg === 'Operation confirmed' && line.operationId === operationId,
+        ),
+      'worker confirming the operation',
+    );
+    // The worker's line carries the id of the HTTP request that made the operation.
+    expect(confirmed).toMatchObject({
+      service: 'worker',
+      level: 'info',
+      requestId,
+      jobId: operationId,
+      queue: 'operations-base',
+      attempt: 1,
+      kind: 'token.create',
+      network: 'base',
+      txHash: tx,
+    });
+
+    // Written once the response has gone out, so possibly after the client has it.
+    const request = await eventually(
+      () =>
+        logLines(stack.api).find(
+          (line) => line.msg === 'request completed' && line.requestId === requestId,
+        ),
+      'the API completing the request',
+    );
+    const apiLines = logLines(stack.api);
+    expect(apiLines).toContainEqual(
+      expect.objectContaining({ msg: 'Operation accepted', requestId, operationId }),
+    );
+    expect(request).toMatchObject({
+      service: 'api',
+      req: { method: 'POST', url: '/tokens', route: '/tokens' },
+      res: { statusCode: 200 },
+    });
+    expect(request.responseTimeMs).toEqual(expect.any(Number));
+    // Headers are logged, credentials in them redacted: built-in and configured paths.
+    expect(request.req.headers).toMatchObject({
+      'x-request-id': requestId,
+      'api-key': REDACTED,
+      'x-partner-token': REDACTED,
+    });
+    const register = apiLines.find((line) => line.req?.url === '/account/register');
+    expect(register!.res.headers['set-cookie']).toBe(REDACTED);
+    const keyIssue = apiLines.find((line) => line.req?.url === '/account/api-keys');
+    expect(keyIssue!.req.headers.cookie).toBe(REDACTED);
+
+    for (const line of [...apiLines, ...logLines(stack.workers[0])]) {
+      expect(line).toEqual(
+        expect.objectContaining({
+          level: expect.any(String),
+          time: expect.any(String),
+          service: expect.any(String),
+        }),
+      );
+    }
+    const everything = stack.api.output() + stack.workers[0].output();
+    for (const secret of [
+      password,
+      key,
+      sessionToken!,
+      PARTNER_TOKEN,
+      wallet.body.data.secret_key,
+    ]) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import {
   Interface,
   ZeroAddress,
   concat,
+  zeroPadValue,
   type JsonRpcProvider,
   type TransactionReceipt,
 } from 'ethers';
@@ -117,13 +118,9 @@ export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): As
         throw new Error('Deployment receipt without a contract address');
       return { mintAddress: receipt.contractAddress };
     case 'nft.mint': {
-      for (const log of receipt.logs) {
-        const parsed = safeParse(log);
-        if (parsed?.name === 'Transfer' && parsed.args[0] === ZeroAddress) {
-          return { mintAddress: intent.collection, tokenId: String(parsed.args[2]) };
-        }
-      }
-      throw new Error('Mint receipt without a Transfer event');
+      const tokenId = mintedTokenId(intent.collection, receipt);
+      if (tokenId === null) throw new Error('Mint receipt without a Transfer event');
+      return { mintAddress: intent.collection, tokenId };
     }
     case 'token.mint':
     case 'token.burn':
@@ -134,10 +131,25 @@ export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): As
   }
 }
 
-function safeParse(log: { topics: readonly string[]; data: string }) {
-  try {
-    return collection.parseLog(log);
-  } catch {
-    return null;
+const TRANSFER_TOPIC = collection.getEvent('Transfer')!.topicHash;
+const FROM_NOBODY = zeroPadValue(ZeroAddress, 32);
+
+/**
+ * The id in the collection's ERC-721 `Transfer(0x0, to, tokenId)`: all three arguments are
+ * indexed, so the topics say it all, no ABI decoding needed.
+ */
+function mintedTokenId(collectionAddress: string, receipt: TransactionReceipt): string | null {
+  const emitter = collectionAddress.toLowerCase();
+  for (const log of receipt.logs) {
+    const [topic, from, , tokenId] = log.topics;
+    if (
+      log.address.toLowerCase() === emitter &&
+      topic === TRANSFER_TOPIC &&
+      from === FROM_NOBODY &&
+      tokenId !== undefined
+    ) {
+      return BigInt(tokenId).toString();
+    }
   }
+  return null;
 }

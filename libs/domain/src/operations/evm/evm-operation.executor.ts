@@ -41,13 +41,14 @@ export class EvmOperationExecutor {
         if (isDefinitive(error)) return this.settler.fail(operation, error);
         throw error;
       }
+      let stored: OperationEntity | null;
       try {
-        await this.pipeline.send(network, operation, call);
+        stored = await this.pipeline.send(network, operation, call);
       } catch (error) {
         if (isDefinitive(error)) return this.settler.fail(operation, error);
         throw error;
       }
-      operation = await this.reload(operation.id);
+      operation = stored ?? (await this.reload(operation.id));
     }
     if (operation.status === 'queued') throw new RetryLater('Operation went back to the queue');
     if (operation.status !== 'signed' && operation.status !== 'submitted') return;

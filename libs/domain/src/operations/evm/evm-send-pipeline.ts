@@ -19,7 +19,8 @@ const MAX_FILLERS = 64;
 interface PendingSend {
   operation: OperationEntity;
   call: EvmCall;
-  done: (error?: Error) => void;
+  /** `stored`: the operation as this batch left it; absent when another worker signed it. */
+  done: (error?: Error, stored?: OperationEntity) => void;
 }
 
 interface SignedSend extends PendingSend {
@@ -63,14 +64,23 @@ export class EvmSendPipeline {
 
   /**
    * Resolves once the operation is signed and stored (and, unless the node was unreachable,
-   * broadcast); rejects with an AppError when the node refused it for good.
+   * broadcast), with the operation as stored (`signed` or `submitted`), or with null when
+   * another worker had signed it; rejects with an AppError when the node refused it for good.
    */
-  send(network: EvmNetworkDefinition, operation: OperationEntity, call: EvmCall): Promise<void> {
+  send(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+    call: EvmCall,
+  ): Promise<OperationEntity | null> {
     const wallet = `${network.chainKey}|${operation.signer}`;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<OperationEntity | null>((resolve, reject) => {
       const queue = this.queues.get(wallet) ?? [];
       this.queues.set(wallet, queue);
-      queue.push({ operation, call, done: (error) => (error ? reject(error) : resolve()) });
+      queue.push({
+        operation,
+        call,
+        done: (error, stored) => (error ? reject(error) : resolve(stored ?? null)),
+      });
       if (!this.draining.has(wallet)) void this.drain(wallet, network);
     });
   }
@@ -180,7 +190,7 @@ export class EvmSendPipeline {
       // Unreachable node: these bytes may or may not have arrived. They are stored; each
       // operation's confirmation re-sends the same bytes.
       this.logger.warn(`Broadcast on ${signer.network.network} failed: ${String(error)}`);
-      for (const item of signed) item.done();
+      for (const item of signed) item.done(undefined, stored(item, 'signed'));
       return;
     }
     if (results.some((result) => result.kind === 'rejected')) {
@@ -195,7 +205,8 @@ export class EvmSendPipeline {
     signed.forEach((item, index) => {
       const result = results[index];
       // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
-      if (result.kind !== 'rejected') return item.done();
+      if (result.kind === 'accepted') return item.done(undefined, stored(item, 'submitted'));
+      if (result.kind === 'nonce-used') return item.done(undefined, stored(item, 'signed'));
       item.done(new AppError('BAD_GATEWAY', refusal(signer.network, result.message)));
     });
   }
@@ -289,6 +300,17 @@ export class EvmSendPipeline {
     }
     return recorded;
   }
+}
+
+/** The row as markSignedMany (and markSubmittedMany) wrote it. */
+function stored(item: SignedSend, status: 'signed' | 'submitted'): OperationEntity {
+  return {
+    ...item.operation,
+    status,
+    nonce: item.nonce,
+    signedTx: item.signedTx,
+    txHash: item.hash,
+  };
 }
 
 async function inTransaction(runner: QueryRunner, work: () => Promise<void>): Promise<void> {

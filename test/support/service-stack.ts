@@ -1,6 +1,7 @@
 import { startLocalChains, type LocalChains, type LocalChainsOptions } from '@app/localnet';
 import { HttpClient } from './http-client';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { startTestServices, type TestServices } from './test-services';
 
 export interface ServiceStack {
@@ -10,6 +11,8 @@ export interface ServiceStack {
   workers: ServiceProcess[];
   http: HttpClient;
   env: Record<string, string>;
+  /** With `rpcProxies: true`: the service reaches the chains through these, which can be cut. */
+  rpcProxies: TcpProxy[];
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** Stops every running worker (SIGTERM) and forgets them. */
@@ -28,6 +31,8 @@ export async function startServiceStack(
     workerEnv?: Record<string, string>;
     /** Options of the local chains, e.g. `{ slotMs: 5 }` for a fast Solana slot clock. */
     chains?: LocalChainsOptions;
+    /** Put a TCP proxy between the service and each chain endpoint (for RPC outages). */
+    rpcProxies?: boolean;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
@@ -35,15 +40,20 @@ export async function startServiceStack(
     startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0, ...options.chains }),
   ]);
   const port = await freePort();
+  const endpoints = [chains.evmRpcUrl, chains.solanaRpcUrl, chains.solanaWsUrl];
+  const rpcProxies = options.rpcProxies ? await Promise.all(endpoints.map(startTcpProxy)) : [];
+  const [evmRpcUrl, solanaRpcUrl, solanaWsUrl] = rpcProxies.length
+    ? rpcProxies.map((proxy) => proxy.url)
+    : endpoints;
   const env = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,
     QUEUE_PREFIX: `ais-test-${port}`,
     API_PORT: String(port),
-    LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
-    LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
-    LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
+    LOCAL_EVM_RPC_URL: evmRpcUrl,
+    LOCAL_SOLANA_RPC_URL: solanaRpcUrl,
+    LOCAL_SOLANA_WS_URL: solanaWsUrl,
     RECONCILE_INTERVAL_MS: '500',
     ...options.env,
   };
@@ -60,6 +70,7 @@ export async function startServiceStack(
     workers,
     http: new HttpClient(`http://127.0.0.1:${port}`),
     env,
+    rpcProxies,
     startWorker: async (extraEnv) => {
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);
@@ -70,6 +81,7 @@ export async function startServiceStack(
     },
     stop: async () => {
       await Promise.all([api.stop(), ...stack.workers.map((worker) => worker.stop())]);
+      await Promise.all(rpcProxies.map((proxy) => proxy.close()));
       await Promise.all([services.stop(), chains.stop()]);
     },
   };

@@ -1,5 +1,5 @@
 import { HttpClient } from '@test/support/http-client';
-import type { ServiceProcess } from '@test/support/service-process';
+import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
 import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
 
 jest.setTimeout(120_000);
@@ -139,6 +139,23 @@ describe('structured logs', () => {
       wallet.body.data.secret_key,
     ]) {
       expect(everything).not.toContain(secret);
+    }
+  });
+
+  it('starts, and says so, at LOG_LEVEL=error, with nothing below error otherwise', async () => {
+    const env = { ...stack.env, LOG_LEVEL: 'error', API_PORT: String(await freePort()) };
+    const [api, worker] = await Promise.all([
+      startServiceProcess('api', env, /API listening/),
+      startServiceProcess('worker', env, /Worker ready/),
+    ]);
+    try {
+      const health = await new HttpClient(`http://127.0.0.1:${env.API_PORT}`).get('/health');
+      expect(health.status).toBe(200);
+      for (const line of [...logLines(api), ...logLines(worker)]) {
+        if (line.level !== 'error') expect(line).toMatchObject({ context: 'Lifecycle' });
+      }
+    } finally {
+      await Promise.all([api.stop(), worker.stop()]);
     }
   });
 });

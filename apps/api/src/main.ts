@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { LIFECYCLE_CONTEXT } from '@app/common';
 import { loadConfig } from '@app/config';
 import { createApiApp } from './create-api-app';
 
@@ -7,7 +8,10 @@ async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env);
   const app = await createApiApp(config);
   await app.listen(config.api.port, config.api.host);
-  Logger.log(`API listening on ${await app.getUrl()} (profile ${config.profile})`, 'Bootstrap');
+  Logger.log(
+    `API listening on ${await app.getUrl()} (profile ${config.profile})`,
+    LIFECYCLE_CONTEXT,
+  );
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createLogger, PinoNestLogger } from '@app/common';
+import { createLogger, LIFECYCLE_CONTEXT, PinoNestLogger } from '@app/common';
 import { loadConfig } from '@app/config';
 import { WorkerModule } from './worker.module';
 
@@ -11,7 +11,7 @@ async function bootstrap(): Promise<void> {
     logger: new PinoNestLogger(createLogger({ service: 'worker', ...config.log })),
   });
   app.enableShutdownHooks();
-  Logger.log(`Worker started (profile ${config.profile})`, 'Bootstrap');
+  Logger.log(`Worker started (profile ${config.profile})`, LIFECYCLE_CONTEXT);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,7 +1,8 @@
 import { createLogger } from './create-logger';
-import { PinoNestLogger } from './pino-nest-logger';
+import type { LogLevel } from './create-logger';
+import { LIFECYCLE_CONTEXT, PinoNestLogger } from './pino-nest-logger';
 
-function capture(level: 'info' | 'trace' = 'info') {
+function capture(level: LogLevel = 'info') {
   const lines: Record<string, any>[] = [];
   const pino = createLogger(
     { service: 'test', level, redactPaths: [] },
@@ -63,5 +64,19 @@ describe('PinoNestLogger', () => {
     const { logger, lines } = capture('info');
     logger.debug('hidden', 'Ctx');
     expect(lines).toHaveLength(0);
+  });
+
+  it('writes lifecycle lines (started, listening, ready) whatever the level', () => {
+    const { logger, lines } = capture('error');
+    logger.log('API listening on http://127.0.0.1:3000', LIFECYCLE_CONTEXT);
+    logger.log('Mapped a route', 'RouterExplorer');
+    logger.warn('a warning', LIFECYCLE_CONTEXT);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        context: LIFECYCLE_CONTEXT,
+        msg: 'API listening on http://127.0.0.1:3000',
+      }),
+    ]);
   });
 });

@@ -6,11 +6,21 @@ type PinoMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 const STACK = /\n\s+at /;
 
 /**
+ * The context of the lines saying a process started, is ready or listens: written whatever
+ * LOG_LEVEL says, since supervisors (and `npm run local`) wait for them.
+ */
+export const LIFECYCLE_CONTEXT = 'Lifecycle';
+
+/**
  * Nest's LoggerService on pino: `new Logger('Ctx').log(...)` anywhere in the apps becomes a JSON
  * line with `context`. A message may be an object, whose fields go on the line (`msg` is its text).
  */
 export class PinoNestLogger implements LoggerService {
-  constructor(private readonly pino: Logger) {}
+  private readonly lifecycle: Logger;
+
+  constructor(private readonly pino: Logger) {
+    this.lifecycle = pino.child({}, { level: 'info' });
+  }
 
   verbose(message: unknown, ...params: unknown[]): void {
     this.write('trace', message, params);
@@ -21,6 +31,10 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
+    if (params[params.length - 1] === LIFECYCLE_CONTEXT) {
+      this.lifecycle.info({ context: LIFECYCLE_CONTEXT }, String(message));
+      return;
+    }
     this.write('info', message, params);
   }
 

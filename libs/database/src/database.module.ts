@@ -11,6 +11,7 @@ import { ApiKeyRepository } from './repositories/api-key.repository';
 import { CreatedWalletRepository } from './repositories/created-wallet.repository';
 import { ManagedWalletRepository } from './repositories/managed-wallet.repository';
 import { SessionRepository } from './repositories/session.repository';
+import { SettlementRepository } from './repositories/settlement.repository';
 import { SolanaOperationRepository } from './repositories/solana-operation.repository';
 
 const REPOSITORIES = [
@@ -24,6 +25,7 @@ const REPOSITORIES = [
   NonceLedgerRepository,
   AssetRepository,
   SolanaOperationRepository,
+  SettlementRepository,
 ];
 
 @Global()

@@ -15,4 +15,5 @@ export * from './repositories/api-key.repository';
 export * from './repositories/created-wallet.repository';
 export * from './repositories/managed-wallet.repository';
 export * from './repositories/session.repository';
+export * from './repositories/settlement.repository';
 export * from './repositories/solana-operation.repository';

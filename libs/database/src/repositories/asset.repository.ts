@@ -13,10 +13,6 @@ export class AssetRepository {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ chainKey, address });
   }
 
-  async insertAsset(manager: EntityManager, asset: AssetEntity): Promise<void> {
-    await manager.getRepository(AssetEntity).insert(asset as QueryDeepPartialEntity<AssetEntity>);
-  }
-
   findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
     return this.dataSource.getRepository(NftItemEntity).findOneBy({ collectionId, tokenId });
   }
@@ -27,21 +23,6 @@ export class AssetRepository {
 
   countItems(collectionId: string): Promise<number> {
     return this.dataSource.getRepository(NftItemEntity).countBy({ collectionId });
-  }
-
-  async insertItem(manager: EntityManager, item: NftItemEntity): Promise<void> {
-    await manager
-      .getRepository(NftItemEntity)
-      .insert(item as QueryDeepPartialEntity<NftItemEntity>);
-  }
-
-  async updateItem(
-    manager: EntityManager,
-    collectionId: string,
-    tokenId: string,
-    change: Partial<Pick<NftItemEntity, 'owner' | 'burned'>>,
-  ): Promise<void> {
-    await manager.getRepository(NftItemEntity).update({ collectionId, tokenId }, change);
   }
 
   async insertMetadata(manager: EntityManager, document: MetadataDocumentEntity): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { UNSETTLED_STATUSES, type AssetOutcome, type ErrorCode } from '@app/common';
+import { UNSETTLED_STATUSES, type ErrorCode } from '@app/common';
 import { OperationEntity } from '../entities';
 
 export interface OperationPage {
@@ -114,17 +114,6 @@ export class OperationRepository {
         { id, status: In(['signed', 'submitted']) },
         { status: 'queued', nonce: null, signedTx: null, txHash: null, updatedAt: new Date() },
       );
-  }
-
-  async confirm(manager: EntityManager, id: string, result: AssetOutcome): Promise<boolean> {
-    const now = new Date();
-    const update = await manager
-      .getRepository(OperationEntity)
-      .update(
-        { id, status: In(UNSETTLED_STATUSES) },
-        { status: 'confirmed', result, updatedAt: now, settledAt: now },
-      );
-    return update.affected === 1;
   }
 
   async fail(

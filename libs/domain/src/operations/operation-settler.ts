@@ -1,17 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AppError, BoundedCache, METRICS, newId, type AssetOutcome } from '@app/common';
 import {
   AssetRepository,
   OperationRepository,
+  SettlementRepository,
   type AssetEntity,
+  type AssetWrite,
   type OperationEntity,
 } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 
 /**
- * The last step of an operation: the asset rows it produced and its confirmation in one
- * Postgres transaction (or its failure), then the news on the settlement channel.
+ * The last step of an operation: its confirmation with the asset rows it produced, atomically
+ * (or its failure), then the news on the settlement channel.
  */
 @Injectable()
 export class OperationSettler {
@@ -19,22 +20,16 @@ export class OperationSettler {
   private readonly collections = new BoundedCache<AssetEntity>();
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly operations: OperationRepository,
+    private readonly settlements: SettlementRepository,
     private readonly assets: AssetRepository,
     private readonly channel: SettlementChannel,
   ) {}
 
   async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
-    // Read before the transaction opens: a query on another pool connection from inside it
-    // would hold one connection while waiting for a second, and under load the pool deadlocks.
     const collection = await this.collectionOf(operation);
-    const confirmed = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.operations.confirm(manager, operation.id, outcome))) return false;
-      await this.writeAssets(manager, operation, outcome, collection);
-      return true;
-    });
-    if (confirmed) {
+    const write = assetWrite(operation, outcome, collection);
+    if (await this.settlements.confirm(operation.id, outcome, write)) {
       countSettled(operation, 'confirmed');
       this.logger.log({
         msg: 'Operation confirmed',
@@ -74,28 +69,31 @@ export class OperationSettler {
     if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
     return collection;
   }
+}
 
-  private async writeAssets(
-    manager: EntityManager,
-    operation: OperationEntity,
-    outcome: AssetOutcome,
-    collection: AssetEntity | null,
-  ): Promise<void> {
-    const intent = operation.intent;
-    const base = {
-      accountId: operation.accountId,
-      network: operation.network,
-      chainKey: operation.chainKey,
-      owner: operation.signer,
-      metadataId: operation.metadataId,
-      details: operation.details,
-      operationId: operation.id,
-      createdAt: new Date(),
-    };
-    switch (intent.kind) {
-      case 'token.create':
-      case 'nft.create':
-        return this.assets.insertAsset(manager, {
+/** The asset rows a confirmed operation produces or changes. */
+function assetWrite(
+  operation: OperationEntity,
+  outcome: AssetOutcome,
+  collection: AssetEntity | null,
+): AssetWrite {
+  const intent = operation.intent;
+  const base = {
+    accountId: operation.accountId,
+    network: operation.network,
+    chainKey: operation.chainKey,
+    owner: operation.signer,
+    metadataId: operation.metadataId,
+    details: operation.details,
+    operationId: operation.id,
+    createdAt: new Date(),
+  };
+  switch (intent.kind) {
+    case 'token.create':
+    case 'nft.create':
+      return {
+        kind: 'insert-asset',
+        row: {
           ...base,
           id: newId(),
           kind: intent.kind === 'token.create' ? 'token' : 'collection',
@@ -104,9 +102,12 @@ export class OperationSettler {
           symbol: intent.symbol,
           decimals: intent.kind === 'token.create' ? intent.decimals : 0,
           metadataUri: intent.metadataUri || null,
-        });
-      case 'nft.mint':
-        return this.assets.insertItem(manager, {
+        },
+      };
+    case 'nft.mint':
+      return {
+        kind: 'insert-item',
+        row: {
           id: newId(),
           collectionId: required(collection?.id, 'collection'),
           tokenId: required(outcome.tokenId, 'token id'),
@@ -119,20 +120,20 @@ export class OperationSettler {
           details: operation.details,
           operationId: operation.id,
           createdAt: new Date(),
-        });
-      case 'nft.transfer':
-      case 'nft.burn':
-        return this.assets.updateItem(
-          manager,
-          required(collection?.id, 'collection'),
-          intent.tokenId,
-          intent.kind === 'nft.burn' ? { burned: true } : { owner: intent.recipient },
-        );
-      case 'token.mint':
-      case 'token.burn':
-      case 'token.transfer':
-        return; // balances and supply are read from the chain
-    }
+        },
+      };
+    case 'nft.transfer':
+    case 'nft.burn':
+      return {
+        kind: 'update-item',
+        collectionId: required(collection?.id, 'collection'),
+        tokenId: intent.tokenId,
+        change: intent.kind === 'nft.burn' ? { burned: true } : { owner: intent.recipient },
+      };
+    case 'token.mint':
+    case 'token.burn':
+    case 'token.transfer':
+      return { kind: 'none' }; // balances and supply are read from the chain
   }
 }
 

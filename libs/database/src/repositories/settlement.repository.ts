@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { UNSETTLED_STATUSES, type AssetOutcome } from '@app/common';
+import { AssetEntity, NftItemEntity } from '../entities';
+
+/** The asset rows a confirmed operation produces or changes. */
+export type AssetWrite =
+  | { kind: 'insert-asset'; row: AssetEntity }
+  | { kind: 'insert-item'; row: NftItemEntity }
+  | {
+      kind: 'update-item';
+      collectionId: string;
+      tokenId: string;
+      change: Partial<Pick<NftItemEntity, 'owner' | 'burned'>>;
+    }
+  | { kind: 'none' };
+
+/**
+ * Confirms an operation together with its asset rows in one statement (data-modifying CTEs):
+ * both or neither, in a single round trip instead of a four-statement transaction. The asset
+ * write runs only if the operation was still unsettled, so confirming twice writes once.
+ */
+@Injectable()
+export class SettlementRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** False when the operation had already settled (nothing written). */
+  async confirm(id: string, result: AssetOutcome, write: AssetWrite): Promise<boolean> {
+    const now = new Date();
+    const params: unknown[] = [JSON.stringify(result), now, id, UNSETTLED_STATUSES];
+    const confirm = `UPDATE operations
+      SET status = 'confirmed', result = $1::jsonb, updated_at = $2, settled_at = $2
+      WHERE id = $3 AND status = ANY($4::text[])
+      RETURNING id`;
+    let sql: string;
+    switch (write.kind) {
+      case 'none':
+        // Wrapped, so that the result is rows whatever the statement (TypeORM hands back
+        // [rows, count] for a bare UPDATE).
+        sql = `WITH confirmed AS (${confirm}) SELECT id FROM confirmed`;
+        break;
+      case 'insert-asset':
+      case 'insert-item': {
+        const entity = write.kind === 'insert-asset' ? AssetEntity : NftItemEntity;
+        const { table, columns, values } = this.insertParts(entity, write.row, params);
+        sql = `WITH confirmed AS (${confirm})
+          INSERT INTO "${table}" (${columns}) SELECT ${values} FROM confirmed RETURNING 1`;
+        break;
+      }
+      case 'update-item':
+        params.push(write.change.owner ?? null, write.change.burned ?? null);
+        params.push(write.collectionId, write.tokenId);
+        sql = `WITH confirmed AS (${confirm}), changed AS (
+            UPDATE nft_items SET owner = COALESCE($5::text, owner),
+              burned = COALESCE($6::boolean, burned)
+            WHERE collection_id = $7 AND token_id = $8 AND EXISTS (SELECT 1 FROM confirmed))
+          SELECT id FROM confirmed`;
+        break;
+    }
+    const rows: unknown[] = await this.dataSource.query(sql, params);
+    return rows.length === 1;
+  }
+
+  /** Column list and typed placeholders of an entity's row, its values appended to `params`. */
+  private insertParts<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    row: T,
+    params: unknown[],
+  ): { table: string; columns: string; values: string } {
+    const metadata = this.dataSource.getMetadata(entity);
+    const driver = this.dataSource.driver;
+    const columns: string[] = [];
+    const values: string[] = [];
+    for (const column of metadata.columns) {
+      params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
+      columns.push(`"${column.databaseName}"`);
+      values.push(`$${params.length}::${driver.normalizeType(column)}`);
+    }
+    return { table: metadata.tableName, columns: columns.join(', '), values: values.join(', ') };
+  }
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { AssetIntent } from '@app/common';
+import {
+  createDataSource,
+  OperationRepository,
+  SettlementRepository,
+  type NftItemEntity,
+  type OperationEntity,
+} from '@app/database';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+/** The settling statement against a real Postgres: both writes or neither, and once only. */
+describe('SettlementRepository', () => {
+  let services: TestServices;
+  let dataSource: DataSource;
+  let operations: OperationRepository;
+  let settlements: SettlementRepository;
+  let accountId: string;
+  let collectionId: string;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+    dataSource = await createDataSource(services.databaseUrl).initialize();
+    operations = new OperationRepository(dataSource);
+    settlements = new SettlementRepository(dataSource);
+    accountId = randomUUID();
+    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
+      accountId,
+      `settle-${accountId}@example.com`,
+    ]);
+    const created = await newOperation({ kind: 'nft.create' } as AssetIntent);
+    collectionId = randomUUID();
+    expect(
+      await settlements.confirm(
+        created.id,
+        { mintAddress: '0xc0ffee' },
+        {
+          kind: 'insert-asset',
+          row: {
+            id: collectionId,
+            accountId,
+            kind: 'collection',
+            network: 'base',
+            chainKey: 'evm:31337',
+            address: '0xc0ffee',
+            owner: '0xowner',
+            name: 'Settled',
+            symbol: 'STL',
+            decimals: 0,
+            metadataId: null,
+            metadataUri: null,
+            details: { description: 'settlement test' },
+            operationId: created.id,
+            createdAt: new Date(),
+          },
+        },
+      ),
+    ).toBe(true);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await services.stop();
+  });
+
+  async function newOperation(intent: AssetIntent): Promise<OperationEntity> {
+    const now = new Date();
+    const operation: OperationEntity = {
+      id: randomUUID(),
+      accountId,
+      kind: intent.kind,
+      network: 'base',
+      chainKey: 'evm:31337',
+      status: 'submitted',
+      intent,
+      details: {},
+      metadataId: null,
+      signer: '0xowner',
+      nonce: null,
+      signedTx: null,
+      txHash: '0xhash',
+      result: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: now,
+      updatedAt: now,
+      settledAt: null,
+    };
+    await operations.insert(dataSource.manager, operation);
+    return operation;
+  }
+
+  function item(operationId: string, tokenId: string): NftItemEntity {
+    return {
+      id: randomUUID(),
+      collectionId,
+      tokenId,
+      mintAddress: '0xc0ffee',
+      owner: '0xalice',
+      burned: false,
+      name: `Item ${tokenId}`,
+      metadataId: null,
+      metadataUri: 'https://example.com/1',
+      details: { attributes: [{ trait_type: 'k', value: 'v' }] },
+      operationId,
+      createdAt: new Date(),
+    };
+  }
+
+  const items = (tokenId: string) =>
+    dataSource.query<{ owner: string; burned: boolean; details: object }[]>(
+      'SELECT owner, burned, details FROM nft_items WHERE collection_id = $1 AND token_id = $2',
+      [collectionId, tokenId],
+    );
+
+  it('confirms the operation and inserts its item, and a second confirmation writes nothing', async () => {
+    const mint = await newOperation({ kind: 'nft.mint' } as AssetIntent);
+    const outcome = { mintAddress: '0xc0ffee', tokenId: '1' };
+    expect(
+      await settlements.confirm(mint.id, outcome, { kind: 'insert-item', row: item(mint.id, '1') }),
+    ).toBe(true);
+    expect(
+      await settlements.confirm(mint.id, outcome, { kind: 'insert-item', row: item(mint.id, '1') }),
+    ).toBe(false);
+
+    const stored = await operations.findById(mint.id);
+    expect(stored).toMatchObject({ status: 'confirmed', result: outcome });
+    expect(stored!.settledAt).toBeInstanceOf(Date);
+    expect(await items('1')).toEqual([
+      {
+        owner: '0xalice',
+        burned: false,
+        details: { attributes: [{ trait_type: 'k', value: 'v' }] },
+      },
+    ]);
+  });
+
+  it('leaves the operation unsettled when its asset write fails: neither is written', async () => {
+    const clash = await newOperation({ kind: 'nft.mint' } as AssetIntent);
+    // Token id 1 exists already: the insert violates the collection's unique token ids.
+    await expect(
+      settlements.confirm(
+        clash.id,
+        { tokenId: '1' },
+        { kind: 'insert-item', row: item(clash.id, '1') },
+      ),
+    ).rejects.toThrow(/duplicate key/);
+    expect((await operations.findById(clash.id))!.status).toBe('submitted');
+  });
+
+  it('changes an item only while confirming its operation', async () => {
+    const transfer = await newOperation({ kind: 'nft.transfer' } as AssetIntent);
+    const move = {
+      kind: 'update-item' as const,
+      collectionId,
+      tokenId: '1',
+      change: { owner: '0xbob' },
+    };
+    expect(await settlements.confirm(transfer.id, {}, move)).toBe(true);
+    expect((await items('1'))[0].owner).toBe('0xbob');
+
+    // Replayed after settling: no effect, even with a different change.
+    expect(
+      await settlements.confirm(transfer.id, {}, { ...move, change: { owner: '0xeve' } }),
+    ).toBe(false);
+    expect((await items('1'))[0].owner).toBe('0xbob');
+
+    const burn = await newOperation({ kind: 'nft.burn' } as AssetIntent);
+    expect(await settlements.confirm(burn.id, {}, { ...move, change: { burned: true } })).toBe(
+      true,
+    );
+    expect(await items('1')).toEqual([expect.objectContaining({ owner: '0xbob', burned: true })]);
+  });
+
+  it('confirms an operation with no asset rows, once', async () => {
+    const tokenMint = await newOperation({ kind: 'token.mint' } as AssetIntent);
+    expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(true);
+    expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(false);
+    expect((await operations.findById(tokenMint.id))!.status).toBe('confirmed');
+  });
+});

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource } from 'typeorm';
 import { AssetEntity, MetadataDocumentEntity, NftItemEntity } from '../entities';
 
 /** Tokens, collections, their items and the metadata documents the service hosts. */
@@ -23,12 +22,6 @@ export class AssetRepository {
 
   countItems(collectionId: string): Promise<number> {
     return this.dataSource.getRepository(NftItemEntity).countBy({ collectionId });
-  }
-
-  async insertMetadata(manager: EntityManager, document: MetadataDocumentEntity): Promise<void> {
-    await manager
-      .getRepository(MetadataDocumentEntity)
-      .insert(document as QueryDeepPartialEntity<MetadataDocumentEntity>);
   }
 
   findMetadata(id: string): Promise<MetadataDocumentEntity | null> {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { UNSETTLED_STATUSES, type ErrorCode } from '@app/common';
-import { OperationEntity } from '../entities';
+import { MetadataDocumentEntity, OperationEntity } from '../entities';
+import { insertParts } from './insert-statement';
 
 export interface OperationPage {
   operations: OperationEntity[];
@@ -18,10 +18,21 @@ export class OperationRepository {
     return this.dataSource.manager;
   }
 
-  async insert(manager: EntityManager, operation: OperationEntity): Promise<void> {
-    await manager
-      .getRepository(OperationEntity)
-      .insert(operation as QueryDeepPartialEntity<OperationEntity>);
+  /** The operation and (when it hosts one) its metadata document, in one statement. */
+  async insert(
+    manager: EntityManager,
+    operation: OperationEntity,
+    metadata?: MetadataDocumentEntity | null,
+  ): Promise<void> {
+    const params: unknown[] = [];
+    const row = insertParts(this.dataSource, OperationEntity, operation, params);
+    let sql = `INSERT INTO "${row.table}" (${row.columns}) VALUES (${row.values})`;
+    if (metadata) {
+      const doc = insertParts(this.dataSource, MetadataDocumentEntity, metadata, params);
+      sql = `WITH document AS (INSERT INTO "${doc.table}" (${doc.columns}) VALUES (${doc.values}))
+        ${sql}`;
+    }
+    await manager.query(sql, params);
   }
 
   findById(

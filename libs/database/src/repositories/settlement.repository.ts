@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { UNSETTLED_STATUSES, type AssetOutcome } from '@app/common';
 import { AssetEntity, NftItemEntity } from '../entities';
+import { insertParts } from './insert-statement';
 
 /** The asset rows a confirmed operation produces or changes. */
 export type AssetWrite =
@@ -42,7 +43,7 @@ export class SettlementRepository {
       case 'insert-asset':
       case 'insert-item': {
         const entity = write.kind === 'insert-asset' ? AssetEntity : NftItemEntity;
-        const { table, columns, values } = this.insertParts(entity, write.row, params);
+        const { table, columns, values } = insertParts(this.dataSource, entity, write.row, params);
         sql = `WITH confirmed AS (${confirm})
           INSERT INTO "${table}" (${columns}) SELECT ${values} FROM confirmed RETURNING 1`;
         break;
@@ -59,23 +60,5 @@ export class SettlementRepository {
     }
     const rows: unknown[] = await this.dataSource.query(sql, params);
     return rows.length === 1;
-  }
-
-  /** Column list and typed placeholders of an entity's row, its values appended to `params`. */
-  private insertParts<T extends ObjectLiteral>(
-    entity: EntityTarget<T>,
-    row: T,
-    params: unknown[],
-  ): { table: string; columns: string; values: string } {
-    const metadata = this.dataSource.getMetadata(entity);
-    const driver = this.dataSource.driver;
-    const columns: string[] = [];
-    const values: string[] = [];
-    for (const column of metadata.columns) {
-      params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
-      columns.push(`"${column.databaseName}"`);
-      values.push(`$${params.length}::${driver.normalizeType(column)}`);
-    }
-    return { table: metadata.tableName, columns: columns.join(', '), values: values.join(', ') };
   }
 }

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, newId } from '@app/common';
-import { AssetRepository } from '@app/database';
+import { AssetRepository, type MetadataDocumentEntity } from '@app/database';
 
 export interface HostedDocument {
   id: string;
   uri: string;
-  /** Stores the document in the caller's transaction. */
-  write: (manager: EntityManager) => Promise<void>;
+  /** The row to store with the operation that refers to it. */
+  row: MetadataDocumentEntity;
 }
 
 /**
@@ -27,13 +26,7 @@ export class MetadataHost {
     return {
       id,
       uri: `${this.config.operations.publicBaseUrl}/metadata/${id}`,
-      write: (manager) =>
-        this.assets.insertMetadata(manager, {
-          id,
-          accountId,
-          document: withoutUndefined(document),
-          createdAt: new Date(),
-        }),
+      row: { id, accountId, document: withoutUndefined(document), createdAt: new Date() },
     };
   }
 

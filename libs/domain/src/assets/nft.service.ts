@@ -113,8 +113,7 @@ export class NftService {
           seller_fee: sellerFee,
           max_supply: input.max_supply === undefined ? null : String(input.max_supply),
         },
-        metadataId: document?.id ?? null,
-        alsoWrite: document?.write,
+        metadata: document?.row,
       },
       idempotency,
     );
@@ -169,8 +168,7 @@ export class NftService {
           attributes: input.attributes,
           seller_fee: input.seller_fee,
         },
-        metadataId: document.id,
-        alsoWrite: document.write,
+        metadata: document.row,
       },
       idempotency,
     );

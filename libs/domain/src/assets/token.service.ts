@@ -76,8 +76,7 @@ export class TokenService {
           seller_fee: input.seller_fee,
           amount: fromBaseUnits(initialSupply, decimals),
         },
-        metadataId: document.id,
-        alsoWrite: document.write,
+        metadata: document.row,
       },
       idempotency,
     );

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, METRICS, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
@@ -8,6 +8,7 @@ import {
   IdempotencyRepository,
   OperationRepository,
   type AssetDetails,
+  type MetadataDocumentEntity,
   type OperationEntity,
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
@@ -18,9 +19,8 @@ export interface Submission {
   signer: string;
   intent: AssetIntent;
   details?: AssetDetails;
-  metadataId?: string | null;
-  /** Writes that belong to the same transaction as the operation (e.g. its metadata document). */
-  alsoWrite?: (manager: EntityManager) => Promise<void>;
+  /** The metadata document the operation's asset points at, stored with the operation. */
+  metadata?: MetadataDocumentEntity;
 }
 
 export interface IdempotencyRequest {
@@ -60,7 +60,7 @@ export class OperationSubmitter {
       status: 'queued',
       intent: submission.intent,
       details: submission.details ?? {},
-      metadataId: submission.metadataId ?? null,
+      metadataId: submission.metadata?.id ?? null,
       signer: submission.signer,
       nonce: null,
       signedTx: null,
@@ -72,36 +72,12 @@ export class OperationSubmitter {
       updatedAt: now,
       settledAt: null,
     };
-    const requestHash = idempotency ? hashOf(idempotency.fingerprint) : '';
-    const notBefore = new Date(
-      now.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
-    );
-
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        await this.operations.insert(manager, operation);
-        await submission.alsoWrite?.(manager);
-        if (idempotency) {
-          await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
-          const won = await this.idempotency.claim(manager, {
-            accountId: submission.accountId,
-            key: idempotency.key,
-            requestHash,
-            operationId: operation.id,
-            createdAt: now,
-          });
-          if (!won) throw new KeyAlreadyClaimed();
-        }
-      });
-    } catch (error) {
-      if (!(error instanceof KeyAlreadyClaimed) || !idempotency) throw error;
-      const earlier = await this.replay(
-        submission.accountId,
-        idempotency.key,
-        requestHash,
-        notBefore,
-      );
-      return { operation: earlier, replayed: true };
+    if (idempotency) {
+      const earlier = await this.insertClaimingKey(operation, submission, idempotency);
+      if (earlier) return { operation: earlier, replayed: true };
+    } else {
+      // One statement (with its metadata document): atomic without a transaction.
+      await this.operations.insert(this.operations.manager(), operation, submission.metadata);
     }
     METRICS.operations.inc({ kind: operation.kind, network: operation.network, status: 'queued' });
     this.logger.log({
@@ -116,6 +92,39 @@ export class OperationSubmitter {
       );
     });
     return { operation, replayed: false };
+  }
+
+  /**
+   * The operation and its key in one transaction; when an earlier request holds the key, nothing
+   * is written and that request's operation is returned.
+   */
+  private async insertClaimingKey(
+    operation: OperationEntity,
+    submission: Submission,
+    idempotency: IdempotencyRequest,
+  ): Promise<OperationEntity | null> {
+    const requestHash = hashOf(idempotency.fingerprint);
+    const notBefore = new Date(
+      operation.createdAt.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
+    );
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await this.operations.insert(manager, operation, submission.metadata);
+        await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
+        const won = await this.idempotency.claim(manager, {
+          accountId: submission.accountId,
+          key: idempotency.key,
+          requestHash,
+          operationId: operation.id,
+          createdAt: operation.createdAt,
+        });
+        if (!won) throw new KeyAlreadyClaimed();
+      });
+      return null;
+    } catch (error) {
+      if (!(error instanceof KeyAlreadyClaimed)) throw error;
+      return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);
+    }
   }
 
   private async replay(

@@ -10,8 +10,11 @@ import {
 } from '@app/database';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
-/** The settling statement against a real Postgres: both writes or neither, and once only. */
-describe('SettlementRepository', () => {
+/**
+ * The single statements that write an operation with its other rows, against a real Postgres:
+ * both writes or neither, and a settlement once only.
+ */
+describe('operation writes', () => {
   let services: TestServices;
   let dataSource: DataSource;
   let operations: OperationRepository;
@@ -65,8 +68,14 @@ describe('SettlementRepository', () => {
   });
 
   async function newOperation(intent: AssetIntent): Promise<OperationEntity> {
+    const operation = operationRow(intent);
+    await operations.insert(dataSource.manager, operation);
+    return operation;
+  }
+
+  function operationRow(intent: AssetIntent): OperationEntity {
     const now = new Date();
-    const operation: OperationEntity = {
+    return {
       id: randomUUID(),
       accountId,
       kind: intent.kind,
@@ -87,8 +96,6 @@ describe('SettlementRepository', () => {
       updatedAt: now,
       settledAt: null,
     };
-    await operations.insert(dataSource.manager, operation);
-    return operation;
   }
 
   function item(operationId: string, tokenId: string): NftItemEntity {
@@ -178,5 +185,32 @@ describe('SettlementRepository', () => {
     expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(true);
     expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(false);
     expect((await operations.findById(tokenMint.id))!.status).toBe('confirmed');
+  });
+
+  it('stores an operation with its metadata document, or neither', async () => {
+    const document = {
+      id: randomUUID(),
+      accountId,
+      document: { name: 'Hosted', image: 'https://example.com/i.png' },
+      createdAt: new Date(),
+    };
+    const first = { ...operationRow({ kind: 'nft.mint' } as AssetIntent), metadataId: document.id };
+    await operations.insert(dataSource.manager, first, document);
+    const [stored] = await dataSource.query<{ document: object }[]>(
+      'SELECT document FROM metadata_documents WHERE id = $1',
+      [document.id],
+    );
+    expect(stored.document).toEqual(document.document);
+    expect((await operations.findById(first.id))?.metadataId).toBe(document.id);
+
+    // The same document id again: its insert fails, and takes the operation's with it.
+    const second = {
+      ...operationRow({ kind: 'nft.mint' } as AssetIntent),
+      metadataId: document.id,
+    };
+    await expect(operations.insert(dataSource.manager, second, document)).rejects.toThrow(
+      /duplicate key/,
+    );
+    expect(await operations.findById(second.id)).toBeNull();
   });
 });

@@ -1,0 +1,32 @@
+import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+
+export interface InsertParts {
+  table: string;
+  /** `"col_a", "col_b"` */
+  columns: string;
+  /** `$4::uuid, $5::jsonb`: typed, so they also fit `INSERT ... SELECT`. */
+  values: string;
+}
+
+/**
+ * An entity row as the parts of an INSERT, its values (as TypeORM would persist them: JSON,
+ * transformers) appended to `params`. For statements TypeORM cannot build: several writes in
+ * one statement with data-modifying CTEs.
+ */
+export function insertParts<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<T>,
+  row: T,
+  params: unknown[],
+): InsertParts {
+  const metadata = dataSource.getMetadata(entity);
+  const driver = dataSource.driver;
+  const columns: string[] = [];
+  const values: string[] = [];
+  for (const column of metadata.columns) {
+    params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
+    columns.push(`"${column.databaseName}"`);
+    values.push(`$${params.length}::${driver.normalizeType(column)}`);
+  }
+  return { table: metadata.tableName, columns: columns.join(', '), values: values.join(', ') };
+}

@@ -9,3 +9,4 @@ export * from './envelope';
 export * from './ids';
 export * from './logging';
 export * from './metrics';
+export * from './ttl-cache';

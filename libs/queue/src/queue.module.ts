@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ApiKeyRevocations } from './api-key-revocations';
 import { OperationQueue } from './operation-queue';
 import { RedisModule } from './redis.module';
 import { SettlementChannel } from './settlement-channel';
@@ -6,7 +7,7 @@ import { SettlementChannel } from './settlement-channel';
 @Global()
 @Module({
   imports: [RedisModule],
-  providers: [OperationQueue, SettlementChannel],
-  exports: [RedisModule, OperationQueue, SettlementChannel],
+  providers: [OperationQueue, SettlementChannel, ApiKeyRevocations],
+  exports: [RedisModule, OperationQueue, SettlementChannel, ApiKeyRevocations],
 })
 export class QueueModule {}

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, newId } from '@app/common';
+import { AppError, newId, TtlCache } from '@app/common';
 import { ApiKeyRepository, type ApiKeyEntity } from '@app/database';
+import { ApiKeyRevocations } from '@app/queue';
 import { newApiKey, tokenHash } from '../security/tokens';
 
 export interface ApiKeyView {
@@ -24,10 +25,25 @@ export interface ApiKeyPrincipal {
 
 const DISPLAY_PREFIX_LENGTH = 12;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How stale a cached key may be if a revocation message is lost. */
+const ACTIVE_KEY_TTL_MS = 30_000;
 
+/**
+ * API keys: issued, listed, revoked, and checked on every request. Active keys are cached per
+ * process (by the key's hash) once this process hears revocations: a revoked key is dropped
+ * from every instance's cache as soon as the news arrives, and at worst after the TTL.
+ */
 @Injectable()
 export class ApiKeyService {
-  constructor(private readonly keys: ApiKeyRepository) {}
+  private readonly logger = new Logger(ApiKeyService.name);
+  private readonly active = new TtlCache<ApiKeyPrincipal>(ACTIVE_KEY_TTL_MS);
+  private hearing?: Promise<void>;
+  private caching = false;
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly revocations: ApiKeyRevocations,
+  ) {}
 
   async issue(accountId: string, name: string | undefined): Promise<IssuedApiKey> {
     const key = newApiKey();
@@ -52,15 +68,39 @@ export class ApiKeyService {
     if (!UUID.test(id) || !(await this.keys.revoke(accountId, id, new Date()))) {
       throw AppError.notFound('API key not found.');
     }
+    this.forget(id);
+    await this.revocations.publish(id);
   }
 
   /** The owner of an active key, or null for a missing, unknown or revoked one. */
   async authenticate(presented: string | undefined): Promise<ApiKeyPrincipal | null> {
     if (!presented || presented.length > 256) return null;
+    this.hearRevocations();
     const hash = tokenHash(presented);
+    const cached = this.active.get(hash);
+    if (cached) return cached;
     const key = await this.keys.findActiveByHash(hash);
     if (!key || !timingSafeEqual(Buffer.from(key.keyHash), Buffer.from(hash))) return null;
-    return { accountId: key.accountId, apiKeyId: key.id };
+    const principal = { accountId: key.accountId, apiKeyId: key.id };
+    if (this.caching) this.active.set(hash, principal);
+    return principal;
+  }
+
+  /** Caching starts once revocations are heard; until then every request reads Postgres. */
+  private hearRevocations(): void {
+    this.hearing ??= this.revocations.listen((id) => this.forget(id)).then(
+      () => {
+        this.caching = true;
+      },
+      (error: unknown) => {
+        this.logger.warn(`Not caching API keys: revocations unheard (${String(error)})`);
+        this.hearing = undefined;
+      },
+    );
+  }
+
+  private forget(apiKeyId: string): void {
+    this.active.deleteWhere((principal) => principal.apiKeyId === apiKeyId);
   }
 }
 

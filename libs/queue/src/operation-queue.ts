@@ -39,10 +39,12 @@ export class OperationQueue implements OnApplicationShutdown {
   queue(network: ConcreteNetwork): Queue<OperationJobData> {
     let queue = this.queues.get(network);
     if (!queue) {
-      this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
-      queue = new Queue<OperationJobData>(operationQueueName(network), {
-        connection: this.connection,
-        prefix: this.config.queue.prefix,
+      queue = LogContext.outside(() => {
+        this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
+        return new Queue<OperationJobData>(operationQueueName(network), {
+          connection: this.connection,
+          prefix: this.config.queue.prefix,
+        });
       });
       this.queues.set(network, queue);
     }

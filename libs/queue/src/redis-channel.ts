@@ -1,5 +1,6 @@
 import { Inject, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { REDIS } from './redis.module';
 
@@ -9,7 +10,8 @@ import { REDIS } from './redis.module';
  */
 export abstract class RedisChannel implements OnApplicationShutdown {
   private readonly logger = new Logger(this.constructor.name);
-  private subscriber?: Promise<Redis>;
+  private subscriber?: Redis;
+  private subscribed?: Promise<void>;
   private readonly listeners = new Set<(message: string) => void>();
 
   constructor(
@@ -28,28 +30,28 @@ export abstract class RedisChannel implements OnApplicationShutdown {
 
   /** Calls the listener with each message; returns the unsubscribe function. */
   async listen(listener: (message: string) => void): Promise<() => void> {
-    this.subscriber ??= this.subscribe();
-    await this.subscriber;
+    this.subscribed ??= LogContext.outside(() => this.subscribe());
+    await this.subscribed;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private async subscribe(): Promise<Redis> {
-    const subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
-    subscriber.on('message', (_channel: string, message: string) => {
+  private async subscribe(): Promise<void> {
+    this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    this.subscriber.on('message', (_channel: string, message: string) => {
       for (const notify of this.listeners) notify(message);
     });
-    subscriber.on('error', (error) => this.logger.warn(`Subscriber: ${String(error)}`));
-    await subscriber.subscribe(this.channel());
-    return subscriber;
+    this.subscriber.on('error', (error) => this.logger.warn(`Subscriber: ${String(error)}`));
+    await this.subscriber.subscribe(this.channel());
   }
 
   private channel(): string {
     return `${this.config.queue.prefix}:${this.topic}`;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const subscriber = await this.subscriber?.catch(() => undefined);
-    await subscriber?.quit().catch(() => undefined);
+  // disconnect(), not quit(): a subscriber still waiting for an unreachable Redis must not
+  // hold up the shutdown.
+  onApplicationShutdown(): void {
+    this.subscriber?.disconnect();
   }
 }

@@ -83,6 +83,29 @@ describe('createLogger', () => {
     expect(lines[2].requestId).toBeUndefined();
   });
 
+  it('leaves no ids on what runs outside the context, even when started inside it', async () => {
+    const { logger, lines } = capture();
+    const detached = LogContext.run({ requestId: 'req-1' }, () =>
+      LogContext.outside(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() =>
+        logger.info('back in the request'),
+      ),
+    );
+    const later = LogContext.run({ requestId: 'req-2' }, () =>
+      LogContext.outside(
+        () =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              logger.info('a connection event');
+              resolve();
+            }, 1),
+          ),
+      ),
+    );
+    await Promise.all([detached, later]);
+    expect(lines.find((line) => line.msg === 'back in the request')?.requestId).toBe('req-1');
+    expect(lines.find((line) => line.msg === 'a connection event')?.requestId).toBeUndefined();
+  });
+
   it('drops lines below the configured level', () => {
     const { logger, lines } = capture({ level: 'warn' });
     logger.info('quiet');

@@ -22,4 +22,11 @@ export const LogContext = {
   current(): LogBindings | undefined {
     return storage.getStore();
   },
+  /**
+   * Runs outside any context: for long-lived things made lazily during a request (a Redis
+   * connection), whose later events would otherwise all log that request's id.
+   */
+  outside<T>(fn: () => T): T {
+    return storage.exit(fn);
+  },
 };

@@ -88,15 +88,17 @@ export class ApiKeyService {
 
   /** Caching starts once revocations are heard; until then every request reads Postgres. */
   private hearRevocations(): void {
-    this.hearing ??= this.revocations.listen((id) => this.forget(id)).then(
-      () => {
-        this.caching = true;
-      },
-      (error: unknown) => {
-        this.logger.warn(`Not caching API keys: revocations unheard (${String(error)})`);
-        this.hearing = undefined;
-      },
-    );
+    this.hearing ??= this.revocations
+      .listen((id) => this.forget(id))
+      .then(
+        () => {
+          this.caching = true;
+        },
+        (error: unknown) => {
+          this.logger.warn(`Not caching API keys: revocations unheard (${String(error)})`);
+          this.hearing = undefined;
+        },
+      );
   }
 
   private forget(apiKeyId: string): void {

@@ -17,6 +17,7 @@ export * from './operations/operation-submitter';
 export * from './operations/operation-view';
 export * from './operations/reconciler';
 export * from './operations/retry-later';
+export * from './operations/settlement';
 export * from './operations/settlement-waiter';
 export * from './security/password-hasher';
 export * from './security/secret-box';

@@ -5,7 +5,7 @@ import { AppError, ok, type SuccessEnvelope } from '@app/common';
 import type { OperationEntity } from '@app/database';
 import {
   SettlementWaiter,
-  operationView,
+  settlementOf,
   type IdempotencyRequest,
   type OperationView,
 } from '@app/domain';
@@ -43,25 +43,17 @@ export class OperationResponder {
   ): Promise<SuccessEnvelope<OperationView>> {
     if (submitted.replayed) void reply.header('idempotent-replayed', 'true');
     const preferAsync = /\brespond-async\b/i.test(String(request.headers.prefer ?? ''));
-    const operation = preferAsync
-      ? submitted.operation
-      : await this.waiter.wait(
-          submitted.operation.id,
-          this.config.operations.syncWaitMs,
-          !submitted.replayed,
-        );
-    if (operation.status === 'failed') {
-      throw new AppError(
-        operation.errorCode ?? 'INTERNAL',
-        operation.errorMessage ?? 'The operation failed.',
-      );
-    }
-    if (operation.status === 'confirmed') return ok(operationView(operation), done);
+    const { id } = submitted.operation;
+    const settlement = preferAsync
+      ? settlementOf(submitted.operation)
+      : await this.waiter.wait(id, this.config.operations.syncWaitMs, !submitted.replayed);
+    if (settlement.error) throw new AppError(settlement.error.code, settlement.error.message);
+    if (settlement.status === 'confirmed') return ok(settlement.view, done);
     void reply.status(202);
     if (preferAsync) void reply.header('preference-applied', 'respond-async');
     return ok(
-      operationView(operation),
-      `Accepted: the operation is ${operation.status}. Follow it at GET /operations/${operation.id}.`,
+      settlement.view,
+      `Accepted: the operation is ${settlement.status}. Follow it at GET /operations/${id}.`,
     );
   }
 }

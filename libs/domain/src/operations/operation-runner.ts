@@ -3,6 +3,7 @@ import { NetworkRegistry } from '@app/chains';
 import { OperationRepository } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { EvmOperationExecutor } from './evm/evm-operation.executor';
+import { settledMessage, settlementOf } from './settlement';
 import { SolanaOperationExecutor } from './solana/solana-operation.executor';
 
 /** The worker's entry point: carries one operation forward, by its chain family. */
@@ -20,7 +21,7 @@ export class OperationRunner {
     const operation = await this.operations.findById(operationId);
     if (!operation) return; // nothing to do for an id Postgres does not know
     if (operation.status === 'confirmed' || operation.status === 'failed') {
-      await this.channel.publish(operation.id);
+      await this.channel.publish(settledMessage(operation.id, settlementOf(operation)));
       return;
     }
     const network = this.networks.resolve(operation.network);

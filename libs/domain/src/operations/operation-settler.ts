@@ -9,6 +9,7 @@ import {
   type OperationEntity,
 } from '@app/database';
 import { SettlementChannel } from '@app/queue';
+import { settledMessage, settlementOf } from './settlement';
 
 /**
  * The last step of an operation: its confirmation with the asset rows it produced, atomically
@@ -29,28 +30,38 @@ export class OperationSettler {
   async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
-    if (await this.settlements.confirm(operation.id, outcome, write)) {
-      countSettled(operation, 'confirmed');
-      this.logger.log({
-        msg: 'Operation confirmed',
-        ...describe(operation),
-        txHash: operation.txHash,
-      });
+    if (!(await this.settlements.confirm(operation.id, outcome, write))) {
+      return this.channel.publish(settledMessage(operation.id)); // settled elsewhere
     }
-    await this.channel.publish(operation.id);
+    countSettled(operation, 'confirmed');
+    this.logger.log({
+      msg: 'Operation confirmed',
+      ...describe(operation),
+      txHash: operation.txHash,
+    });
+    const confirmed = { ...operation, status: 'confirmed' as const, result: outcome };
+    await this.channel.publish(settledMessage(operation.id, settlementOf(confirmed)));
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
-    if (await this.operations.fail(operation.id, { code: error.code, message: error.message })) {
-      countSettled(operation, 'failed');
-      this.logger.warn({
-        msg: 'Operation failed',
-        ...describe(operation),
-        errorCode: error.code,
-        errorMessage: error.message,
-      });
+    const reason = { code: error.code, message: error.message };
+    if (!(await this.operations.fail(operation.id, reason))) {
+      return this.channel.publish(settledMessage(operation.id)); // settled elsewhere
     }
-    await this.channel.publish(operation.id);
+    countSettled(operation, 'failed');
+    this.logger.warn({
+      msg: 'Operation failed',
+      ...describe(operation),
+      errorCode: error.code,
+      errorMessage: error.message,
+    });
+    const failed = {
+      ...operation,
+      status: 'failed' as const,
+      errorCode: error.code,
+      errorMessage: error.message,
+    };
+    await this.channel.publish(settledMessage(operation.id, settlementOf(failed)));
   }
 
   private async collectionOf(operation: OperationEntity): Promise<AssetEntity | null> {

@@ -7,6 +7,7 @@ import {
   Wallet,
   getAddress,
   hexlify,
+  keccak256,
   parseEther,
   type TransactionReceipt,
 } from 'ethers';
@@ -125,7 +126,9 @@ export class EvmAdapter implements ChainAdapter {
       ...fees,
     });
     tx.signature = key.sign(tx.unsignedHash);
-    return { signedTx: tx.serialized, hash: tx.hash! };
+    const signedTx = tx.serialized;
+    // tx.hash would serialize the transaction again.
+    return { signedTx, hash: keccak256(signedTx) };
   }
 
   /** Sends signed bytes. Throws only when the node could not be reached (ambiguous: retry). */

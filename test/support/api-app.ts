@@ -21,3 +21,15 @@ export async function startApiInProcess(
   await app.listen(0, '127.0.0.1');
   return { app, http: new HttpClient(await app.getUrl()), config };
 }
+
+/** Several API instances in this process sharing one database and Redis, as a scaled deployment. */
+export async function startApiInstances(
+  services: TestServices,
+  count: number,
+  env: Record<string, string> = {},
+): Promise<{ apps: NestFastifyApplication[]; clients: HttpClient[] }> {
+  const started = await Promise.all(
+    Array.from({ length: count }, () => startApiInProcess(services, env)),
+  );
+  return { apps: started.map((s) => s.app), clients: started.map((s) => s.http) };
+}

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startApiInProcess } from '@test/support/api-app';
+import { startApiInstances } from '@test/support/api-app';
 import { queryDatabase } from '@test/support/chain-reads';
 import { HttpClient } from '@test/support/http-client';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -20,13 +20,9 @@ describe('API key cache across API instances', () => {
 
   beforeAll(async () => {
     services = await startTestServices();
-    const [first, second] = await Promise.all([
-      startApiInProcess(services),
-      startApiInProcess(services),
-    ]);
-    apps = [first.app, second.app];
-    a = first.http;
-    b = second.http;
+    let clients: HttpClient[];
+    ({ apps, clients } = await startApiInstances(services, 2));
+    [a, b] = clients;
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startApiInProcess } from '@test/support/api-app';
+import { startApiInProcess, startApiInstances } from '@test/support/api-app';
 import { HttpClient } from '@test/support/http-client';
 import { freePort } from '@test/support/service-process';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -22,13 +22,9 @@ describe('rate limits per API key, shared by every API instance', () => {
 
   beforeAll(async () => {
     services = await startTestServices();
-    const [first, second] = await Promise.all([
-      startApiInProcess(services, LIMIT),
-      startApiInProcess(services, LIMIT),
-    ]);
-    apps = [first.app, second.app];
-    a = first.http;
-    b = second.http;
+    let clients: HttpClient[];
+    ({ apps, clients } = await startApiInstances(services, 2, LIMIT));
+    [a, b] = clients;
   });
 
   afterAll(async () => {

@@ -30,38 +30,40 @@ export class OperationSettler {
   async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
-    if (!(await this.settlements.confirm(operation.id, outcome, write))) {
-      return this.channel.publish(settledMessage(operation.id)); // settled elsewhere
-    }
-    countSettled(operation, 'confirmed');
-    this.logger.log({
-      msg: 'Operation confirmed',
-      ...describe(operation),
-      txHash: operation.txHash,
-    });
-    const confirmed = { ...operation, status: 'confirmed' as const, result: outcome };
-    await this.channel.publish(settledMessage(operation.id, settlementOf(confirmed)));
+    const confirmed = await this.settlements.confirm(operation.id, outcome, write);
+    await this.announce(
+      operation.id,
+      confirmed ? { ...operation, status: 'confirmed', result: outcome } : null,
+    );
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
     const reason = { code: error.code, message: error.message };
-    if (!(await this.operations.fail(operation.id, reason))) {
-      return this.channel.publish(settledMessage(operation.id)); // settled elsewhere
+    const failed = await this.operations.fail(operation.id, reason);
+    await this.announce(
+      operation.id,
+      failed
+        ? { ...operation, status: 'failed', errorCode: reason.code, errorMessage: reason.message }
+        : null,
+    );
+  }
+
+  /**
+   * Counts, logs and publishes a settlement this worker wrote (`settled`, the row as written);
+   * null when another worker had settled it first, whose waiters then read Postgres.
+   */
+  private async announce(id: string, settled: OperationEntity | null): Promise<void> {
+    if (!settled) return this.channel.publish(settledMessage(id));
+    const { kind, network, status } = settled;
+    METRICS.operations.inc({ kind, network, status });
+    const fields = { operationId: id, kind, network, txHash: settled.txHash };
+    if (status === 'confirmed') {
+      this.logger.log({ msg: 'Operation confirmed', ...fields });
+    } else {
+      const { errorCode, errorMessage } = settled;
+      this.logger.warn({ msg: 'Operation failed', ...fields, errorCode, errorMessage });
     }
-    countSettled(operation, 'failed');
-    this.logger.warn({
-      msg: 'Operation failed',
-      ...describe(operation),
-      errorCode: error.code,
-      errorMessage: error.message,
-    });
-    const failed = {
-      ...operation,
-      status: 'failed' as const,
-      errorCode: error.code,
-      errorMessage: error.message,
-    };
-    await this.channel.publish(settledMessage(operation.id, settlementOf(failed)));
+    await this.channel.publish(settledMessage(id, settlementOf(settled)));
   }
 
   private async collectionOf(operation: OperationEntity): Promise<AssetEntity | null> {
@@ -146,14 +148,6 @@ function assetWrite(
     case 'token.transfer':
       return { kind: 'none' }; // balances and supply are read from the chain
   }
-}
-
-function describe(operation: OperationEntity): Record<string, string> {
-  return { operationId: operation.id, kind: operation.kind, network: operation.network };
-}
-
-function countSettled(operation: OperationEntity, status: 'confirmed' | 'failed'): void {
-  METRICS.operations.inc({ kind: operation.kind, network: operation.network, status });
 }
 
 function required(value: string | undefined, what: string): string {

@@ -36,10 +36,10 @@ export async function startServiceProcess(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${app} not ready after ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // not left running behind a failed start
+      reject(new Error(`${app} not ready after ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const check = (): void => {
       if (readyLine.test(output)) {
         clearTimeout(timer);

@@ -59,10 +59,22 @@ export async function startServiceStack(
   };
   const startWorker = (extraEnv: Record<string, string> = {}) =>
     startServiceProcess('worker', { ...env, ...options.workerEnv, ...extraEnv }, /Worker ready/);
-  const [api, ...workers] = await Promise.all([
+  const starts = await Promise.allSettled([
     startServiceProcess('api', env, /API listening/),
     ...Array.from({ length: options.workers ?? 1 }, () => startWorker()),
   ]);
+  const failed = starts.find((start) => start.status === 'rejected');
+  if (failed) {
+    // Nothing of a failed start is left running: processes, proxies, chains, database.
+    const started = starts.filter((start) => start.status === 'fulfilled');
+    await Promise.all(started.map((start) => start.value.stop()));
+    await Promise.all(rpcProxies.map((proxy) => proxy.close()));
+    await Promise.all([services.stop(), chains.stop()]);
+    throw failed.reason;
+  }
+  const [api, ...workers] = starts.map(
+    (start) => (start as PromiseFulfilledResult<ServiceProcess>).value,
+  );
   const stack: ServiceStack = {
     services,
     chains,

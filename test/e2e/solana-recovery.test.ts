@@ -2,7 +2,7 @@ import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-token';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { operationRow, waitForExit } from '@test/support/operation-polling';
+import { operationRow, waitForExit, waitForSettledRow } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -73,15 +73,8 @@ describe('Solana recovery', () => {
     return response.body.data.operation_id as string;
   };
 
-  const waitForSettled = async (id: string, timeoutMs = 60_000): Promise<OperationRow> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const row = await operation(id);
-      if (row.status === 'confirmed' || row.status === 'failed') return row;
-      if (Date.now() > deadline) throw new Error(`operation ${id} is still ${row.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForSettled = (id: string) =>
+    waitForSettledRow<OperationRow>(stack.services.databaseUrl, id);
 
   /** Polls a signature's status (no WebSocket: the test's Connection has none). */
   const landedStatus = async (signature: string) => {

@@ -22,17 +22,43 @@ export async function operationRow<T extends { status: string } = OperationRow>(
 }
 
 /** Polls the operation's row until it has the status (bounded). */
-export async function waitForStatus(
+export function waitForStatus(
   databaseUrl: string,
   id: string,
   status: string,
   timeoutMs = 60_000,
 ): Promise<OperationRow> {
+  return pollRow<OperationRow>(
+    databaseUrl,
+    id,
+    timeoutMs,
+    (row) => row.status === status,
+    `not ${status}`,
+  );
+}
+
+/** Polls the operation's whole row until it is confirmed or failed (bounded). */
+export function waitForSettledRow<T extends { status: string }>(
+  databaseUrl: string,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const settled = (row: T) => row.status === 'confirmed' || row.status === 'failed';
+  return pollRow<T>(databaseUrl, id, timeoutMs, settled, 'not settled');
+}
+
+async function pollRow<T extends { status: string }>(
+  databaseUrl: string,
+  id: string,
+  timeoutMs: number,
+  done: (row: T) => boolean,
+  otherwise: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await operationRow(databaseUrl, id);
-    if (row.status === status) return row;
-    if (Date.now() > deadline) throw new Error(`operation ${id} is ${row.status}, not ${status}`);
+    const row = await operationRow<T>(databaseUrl, id);
+    if (done(row)) return row;
+    if (Date.now() > deadline) throw new Error(`operation ${id} is ${row.status}, ${otherwise}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

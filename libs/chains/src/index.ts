@@ -7,6 +7,7 @@ export * from './chain-adapter';
 export * from './chain-registry';
 export * from './chains.module';
 export * from './evm/evm.adapter';
+export * from './evm/evm-fee-bump';
 export * from './networks/network-definition';
 export * from './networks/network-registry';
 export * from './networks/network-table';

@@ -73,6 +73,15 @@ export interface AppConfig {
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
   };
+  /** EVM fee policy: how a transaction that sits unmined is re-priced. */
+  evm: {
+    /** How long a sent transaction may go unmined before it is re-priced from current fees. */
+    replaceAfterMs: number;
+    /** A replacement raises each fee field by at least this much (nodes require 10%). */
+    feeBumpPercent: number;
+    /** The highest fee per gas (wei) a transaction may offer, per network (`EVM_MAX_FEE_GWEI`). */
+    maxFeePerGas: Record<EvmNetwork, bigint>;
+  };
   /** Solana sends (the EVM equivalents live in `worker`). */
   solana: {
     /** The commitment a signature status must reach for an operation to be confirmed. */

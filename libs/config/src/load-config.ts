@@ -1,5 +1,11 @@
 import type { AppConfig, MasterKey } from './app-config';
-import { NETWORKS, PROFILES, type ConcreteNetwork, type Profile } from './networks';
+import {
+  NETWORKS,
+  PROFILES,
+  type ConcreteNetwork,
+  type EvmNetwork,
+  type Profile,
+} from './networks';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -102,6 +108,11 @@ export function loadConfig(env: Env): AppConfig {
         : undefined,
       metricsHost: env.WORKER_METRICS_HOST ?? '127.0.0.1',
       faultInjection: faultInjection(profile, env.FAULT_INJECTION),
+    },
+    evm: {
+      replaceAfterMs: integer('EVM_REPLACE_AFTER_MS', env.EVM_REPLACE_AFTER_MS, 30_000, 100),
+      feeBumpPercent: integer('EVM_FEE_BUMP_PERCENT', env.EVM_FEE_BUMP_PERCENT, 15, 10, 1000),
+      maxFeePerGas: maxFees(env),
     },
     solana: {
       commitment: oneOf('SOLANA_COMMITMENT', env.SOLANA_COMMITMENT ?? 'confirmed', [
@@ -260,6 +271,31 @@ function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string>> {
     if (value) overrides[network] = url(name, value);
   }
   return overrides;
+}
+
+/** Default ceiling of a transaction's fee per gas: far above normal, below a runaway spike. */
+const DEFAULT_MAX_FEE_GWEI = '1000';
+
+/** `EVM_MAX_FEE_GWEI` for every EVM network, `EVM_MAX_FEE_GWEI_<NETWORK>` for one. */
+function maxFees(env: Env): Record<EvmNetwork, bigint> {
+  const fallback = gwei('EVM_MAX_FEE_GWEI', env.EVM_MAX_FEE_GWEI ?? DEFAULT_MAX_FEE_GWEI);
+  const fees = {} as Record<EvmNetwork, bigint>;
+  for (const network of NETWORKS) {
+    if (network === 'evm' || network === 'solana') continue;
+    const name = `EVM_MAX_FEE_GWEI_${network.toUpperCase()}`;
+    const value = env[name];
+    fees[network] = value ? gwei(name, value) : fallback;
+  }
+  return fees;
+}
+
+/** A decimal amount of gwei (up to 9 fractional digits) in wei. */
+function gwei(name: string, value: string): bigint {
+  const match = /^(\d{1,9})(?:\.(\d{1,9}))?$/.exec(value.trim());
+  if (!match || /^0*(\.0*)?$/.test(value.trim())) {
+    throw new ConfigError(name, `must be a positive number of gwei (got "${value}")`);
+  }
+  return BigInt(match[1]) * 10n ** 9n + BigInt((match[2] ?? '').padEnd(9, '0'));
 }
 
 export type { Profile };

@@ -88,7 +88,7 @@ describe('operation writes', () => {
       signer: '0xowner',
       nonce: null,
       signedTx: null,
-      txHash: '0xhash',
+      txHash: null,
       result: null,
       errorCode: null,
       errorMessage: null,

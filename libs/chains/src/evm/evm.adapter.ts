@@ -92,6 +92,15 @@ export class EvmAdapter implements ChainAdapter {
     return BigInt(count);
   }
 
+  /** How many of the wallet's transactions are mined: a nonce below it is spent for good. */
+  async minedNonce(network: EvmNetworkDefinition, address: string): Promise<bigint> {
+    const count = await this.call(
+      network,
+      this.provider(network).getTransactionCount(address, 'latest'),
+    );
+    return BigInt(count);
+  }
+
   /** Fee fields for the network's fee model, cached briefly: every send of a burst shares them. */
   async fees(network: EvmNetworkDefinition): Promise<FeeFields> {
     const cached = this.feeCache.get(network.chainKey);

@@ -1,10 +1,12 @@
 import { AccountsKeysWallets1763800000000 } from './1763800000000-accounts-keys-wallets.migration';
 import { OperationsAssets1763900000000 } from './1763900000000-operations-assets.migration';
 import { SolanaOperations1764000000000 } from './1764000000000-solana-operations.migration';
+import { OperationTransactions1765000000000 } from './1765000000000-operation-transactions.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
   AccountsKeysWallets1763800000000,
   OperationsAssets1763900000000,
   SolanaOperations1764000000000,
+  OperationTransactions1765000000000,
 ];

@@ -77,26 +77,69 @@ export class OperationRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** queued -> signed for a batch locked by lockQueued, in one statement. */
+  /**
+   * queued -> signed for a batch locked by lockQueued, each signed transaction recorded with it,
+   * in one statement. The batch shares its fee fields.
+   */
   async markSignedMany(
     manager: EntityManager,
     signed: { id: string; nonce: bigint; signedTx: string; txHash: string }[],
+    fees: Record<string, string>,
   ): Promise<void> {
     if (signed.length === 0) return;
     await manager.query(
-      `UPDATE operations AS o
-       SET status = 'signed', nonce = v.nonce, signed_tx = v.signed_tx, tx_hash = v.tx_hash,
-           updated_at = now()
-       FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
-         AS v(id, nonce, signed_tx, tx_hash)
-       WHERE o.id = v.id AND o.status = 'queued'`,
+      `WITH signed AS (
+         UPDATE operations AS o
+         SET status = 'signed', nonce = v.nonce, signed_tx = v.signed_tx, tx_hash = v.tx_hash,
+             updated_at = now()
+         FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
+           AS v(id, nonce, signed_tx, tx_hash)
+         WHERE o.id = v.id AND o.status = 'queued'
+         RETURNING o.id, o.chain_key, o.nonce, o.signed_tx, o.tx_hash)
+       INSERT INTO operation_transactions (chain_key, tx_hash, operation_id, nonce, fees, signed_tx)
+       SELECT chain_key, tx_hash, id, nonce, $5::jsonb, signed_tx FROM signed`,
       [
         signed.map((row) => row.id),
         signed.map((row) => row.nonce.toString()),
         signed.map((row) => row.signedTx),
         signed.map((row) => row.txHash),
+        JSON.stringify(fees),
       ],
     );
+  }
+
+  /**
+   * Replaces the signed transaction an operation waits on (a fee bump: same nonce, new fees),
+   * recording the new one before it is sent. It is `signed` again until the node accepts it.
+   * False when the operation no longer waits on `previousTxHash` (another worker replaced or
+   * settled it first).
+   */
+  async replaceSigned(
+    id: string,
+    previousTxHash: string,
+    next: { signedTx: string; txHash: string; fees: Record<string, string> },
+  ): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH replaced AS (
+         UPDATE operations SET status = 'signed', signed_tx = $3, tx_hash = $4, updated_at = now()
+         WHERE id = $1 AND tx_hash = $2 AND status IN ('signed', 'submitted')
+         RETURNING id, chain_key, nonce)
+       INSERT INTO operation_transactions (chain_key, tx_hash, operation_id, nonce, fees, signed_tx)
+       SELECT chain_key, $4, id, nonce, $5::jsonb, $3 FROM replaced
+       RETURNING operation_id`,
+      [id, previousTxHash, next.signedTx, next.txHash, JSON.stringify(next.fees)],
+    );
+    return rows.length === 1;
+  }
+
+  /** The hashes of every version the operation signed for the nonce it holds, oldest first. */
+  async transactionHashes(id: string): Promise<string[]> {
+    const rows: { tx_hash: string }[] = await this.dataSource.query(
+      `SELECT t.tx_hash FROM operation_transactions t JOIN operations o ON o.id = t.operation_id
+       WHERE t.operation_id = $1 AND t.nonce = o.nonce ORDER BY t.created_at`,
+      [id],
+    );
+    return rows.map((row) => row.tx_hash);
   }
 
   async markSubmittedMany(manager: EntityManager, ids: string[]): Promise<void> {

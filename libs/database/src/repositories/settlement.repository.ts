@@ -25,12 +25,28 @@ export type AssetWrite =
 export class SettlementRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** False when the operation had already settled (nothing written). */
-  async confirm(id: string, result: AssetOutcome, write: AssetWrite): Promise<boolean> {
+  /**
+   * False when the operation had already settled (nothing written). `landedTxHash`: the
+   * transaction that landed, when it is not the one the operation last signed (an earlier fee
+   * version was mined); it must be one of the operation's own (a foreign key holds that).
+   */
+  async confirm(
+    id: string,
+    result: AssetOutcome,
+    write: AssetWrite,
+    landedTxHash?: string,
+  ): Promise<boolean> {
     const now = new Date();
-    const params: unknown[] = [JSON.stringify(result), now, id, UNSETTLED_STATUSES];
+    const params: unknown[] = [
+      JSON.stringify(result),
+      now,
+      id,
+      UNSETTLED_STATUSES,
+      landedTxHash ?? null,
+    ];
     const confirm = `UPDATE operations
-      SET status = 'confirmed', result = $1::jsonb, updated_at = $2, settled_at = $2
+      SET status = 'confirmed', result = $1::jsonb, updated_at = $2, settled_at = $2,
+        tx_hash = COALESCE($5::text, tx_hash)
       WHERE id = $3 AND status = ANY($4::text[])
       RETURNING id`;
     let sql: string;
@@ -52,9 +68,9 @@ export class SettlementRepository {
         params.push(write.change.owner ?? null, write.change.burned ?? null);
         params.push(write.collectionId, write.tokenId);
         sql = `WITH confirmed AS (${confirm}), changed AS (
-            UPDATE nft_items SET owner = COALESCE($5::text, owner),
-              burned = COALESCE($6::boolean, burned)
-            WHERE collection_id = $7 AND token_id = $8 AND EXISTS (SELECT 1 FROM confirmed))
+            UPDATE nft_items SET owner = COALESCE($6::text, owner),
+              burned = COALESCE($7::boolean, burned)
+            WHERE collection_id = $8 AND token_id = $9 AND EXISTS (SELECT 1 FROM confirmed))
           SELECT id FROM confirmed`;
         break;
     }

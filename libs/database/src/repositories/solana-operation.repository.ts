@@ -9,6 +9,8 @@ export interface SolanaSignedTransaction {
   lastValidBlockHeight: bigint;
   /** The new mint's sealed seed, when this signing made it (stored once, never replaced). */
   newMintSecret?: { ciphertext: Buffer; keyId: string };
+  /** What the transaction pays beyond the base fee (e.g. its compute-unit price). */
+  fees?: Record<string, string>;
 }
 
 /**
@@ -22,19 +24,25 @@ export class SolanaOperationRepository {
 
   /**
    * queued -> signed, with the signed bytes, their blockhash expiry and (first signing only) the
-   * new mint's sealed seed. False when another worker got there first.
+   * new mint's sealed seed; the transaction is recorded among the operation's transactions, whose
+   * key refuses a signature another operation owns. False when another worker got there first.
    */
   async markSigned(id: string, signed: SolanaSignedTransaction): Promise<boolean> {
     const secret = signed.newMintSecret;
     // Raw SQL: these run once per operation on the hot path, and TypeORM's update builder costs
-    // more CPU than the round trip.
+    // more CPU than the round trip. The transaction is recorded in the same statement.
     const rows: unknown[] = await this.dataSource.query(
-      `UPDATE operations
-       SET status = 'signed', signed_tx = $2, tx_hash = $3, last_valid_block_height = $4,
-           ephemeral_secret = COALESCE($5, ephemeral_secret),
-           ephemeral_key_id = COALESCE($6, ephemeral_key_id), updated_at = now()
-       WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR ephemeral_secret IS NULL)
-       RETURNING id`,
+      `WITH signed AS (
+         UPDATE operations
+         SET status = 'signed', signed_tx = $2, tx_hash = $3, last_valid_block_height = $4,
+             ephemeral_secret = COALESCE($5, ephemeral_secret),
+             ephemeral_key_id = COALESCE($6, ephemeral_key_id), updated_at = now()
+         WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR ephemeral_secret IS NULL)
+         RETURNING id, chain_key)
+       INSERT INTO operation_transactions
+         (chain_key, tx_hash, operation_id, last_valid_block_height, fees, signed_tx)
+       SELECT chain_key, $3, id, $4, $7::jsonb, $2 FROM signed
+       RETURNING operation_id`,
       [
         id,
         signed.signedTx,
@@ -42,6 +50,7 @@ export class SolanaOperationRepository {
         signed.lastValidBlockHeight.toString(),
         secret?.ciphertext ?? null,
         secret?.keyId ?? null,
+        signed.fees ? JSON.stringify(signed.fees) : null,
       ],
     );
     return rowCount(rows) === 1;

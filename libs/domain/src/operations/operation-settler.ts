@@ -27,13 +27,19 @@ export class OperationSettler {
     private readonly channel: SettlementChannel,
   ) {}
 
-  async confirm(operation: OperationEntity, outcome: AssetOutcome): Promise<void> {
+  /** `landedTxHash`: the operation's transaction that landed, when not the last one it signed. */
+  async confirm(
+    operation: OperationEntity,
+    outcome: AssetOutcome,
+    landedTxHash?: string,
+  ): Promise<void> {
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
-    const confirmed = await this.settlements.confirm(operation.id, outcome, write);
+    const confirmed = await this.settlements.confirm(operation.id, outcome, write, landedTxHash);
+    const txHash = landedTxHash ?? operation.txHash;
     await this.announce(
       operation.id,
-      confirmed ? { ...operation, status: 'confirmed', result: outcome } : null,
+      confirmed ? { ...operation, status: 'confirmed', result: outcome, txHash } : null,
     );
   }
 

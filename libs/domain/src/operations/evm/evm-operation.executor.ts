@@ -1,38 +1,60 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TransactionReceipt } from 'ethers';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
+  decodeSigned,
   evmOutcome,
+  feesJson,
   isDefinitive,
   planEvmCall,
+  replacementFees,
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
+import { ManagedSigner } from '../managed-signer';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
+import { feePolicyOf } from './evm-fee-policy';
 import { EvmSendPipeline } from './evm-send-pipeline';
 
 const RECEIPT_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 const CONFIRM_PATIENCE_MS = 120_000;
 
+/** The version of an operation's transaction that was mined, with its receipt. */
+interface Landed {
+  receipt: TransactionReceipt;
+  txHash: string;
+}
+
 /**
  * Carries an EVM operation from wherever it stands to settlement. Safe to run twice, in two
- * processes, or after a crash at any point: a stored signed transaction is only ever re-sent,
- * never replaced by a new signature.
+ * processes, or after a crash at any point: every signed version of its transaction is stored
+ * before it is sent, and all of them share one nonce, so at most one can ever be mined.
+ *
+ * A transaction that sits unmined for `EVM_REPLACE_AFTER_MS` while the market asks more than it
+ * offers is signed again with the same nonce at current fees (bumped by at least the nodes'
+ * replacement minimum, never above the network's ceiling). Whichever version is mined is
+ * adopted. Only when the nonce is provably spent on chain by none of its versions is the
+ * operation signed anew with another nonce.
  */
 @Injectable()
 export class EvmOperationExecutor {
+  private readonly logger = new Logger(EvmOperationExecutor.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly pipeline: EvmSendPipeline,
     private readonly settler: OperationSettler,
+    private readonly signer: ManagedSigner,
   ) {}
 
   async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
     let operation = initial;
+    /** Signed by this run: its only version is the one in hand. */
+    let justSigned = false;
     if (operation.status === 'queued') {
       let call;
       try {
@@ -48,23 +70,26 @@ export class EvmOperationExecutor {
         if (isDefinitive(error)) return this.settler.fail(operation, error);
         throw error;
       }
+      justSigned = stored !== null;
       operation = stored ?? (await this.reload(operation.id));
     }
     if (operation.status === 'queued') throw new RetryLater('Operation went back to the queue');
     if (operation.status !== 'signed' && operation.status !== 'submitted') return;
 
-    let receipt: TransactionReceipt;
+    let landed: Landed;
     try {
-      receipt = await this.awaitReceipt(network, operation);
+      landed = await this.awaitReceipt(network, operation, justSigned);
     } catch (error) {
       if (!(error instanceof ReplacedTransaction)) throw error;
-      // Provably dead: its nonce is spent by another transaction, so these bytes can never
-      // land. Only now may the operation be signed anew.
+      // Provably dead: its nonce is spent by a transaction that is none of its versions, so
+      // none can ever land, and nothing ran. Only now may the operation be signed anew.
       await this.operations.releaseSigned(this.operations.manager(), operation.id);
       throw new RetryLater('Transaction replaced; signing the operation again');
     }
+    const { receipt, txHash } = landed;
     if (receipt.status === 1) {
-      return this.settler.confirm(operation, evmOutcome(operation.intent, receipt));
+      const adopted = txHash === operation.txHash ? undefined : txHash;
+      return this.settler.confirm(operation, evmOutcome(operation.intent, receipt), adopted);
     }
     const reason = await this.evm.revertReason(
       network,
@@ -76,34 +101,113 @@ export class EvmOperationExecutor {
   }
 
   /**
-   * Polls for the receipt of the stored transaction. A `signed` operation may never have been
-   * broadcast (a crash), so its bytes go out first; later, the same bytes are re-sent whenever
-   * the node seems to have dropped them.
+   * Polls for a receipt of any version of the operation's transaction. A `signed` version may
+   * never have been broadcast (a crash, or a replacement just stored), so its bytes go out
+   * first; later, the same bytes are re-sent whenever the node seems to have dropped them, and
+   * a version the market has outbid is replaced.
    */
   private async awaitReceipt(
     network: EvmNetworkDefinition,
-    operation: OperationEntity,
-  ): Promise<TransactionReceipt> {
-    const hash = operation.txHash!;
+    initial: OperationEntity,
+    justSigned: boolean,
+  ): Promise<Landed> {
+    let operation = initial;
+    let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
     let lastSent = operation.status === 'signed' ? 0 : Date.now();
+    let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
     for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
-      const receipt = await this.evm.receipt(network, hash);
-      if (receipt) return receipt;
+      const landed = await this.landedVersion(network, hashes);
+      if (landed) return landed;
+
+      if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
+        waitingSince = Date.now();
+        const replaced = await this.replace(network, operation);
+        if (replaced === 'moved-on') {
+          operation = await this.reload(operation.id);
+          if (operation.status !== 'signed' && operation.status !== 'submitted') {
+            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+          }
+          hashes = await this.versionsOf(operation);
+          continue;
+        }
+        if (replaced) {
+          operation = replaced;
+          hashes = [...hashes, replaced.txHash!];
+          lastSent = 0;
+        }
+      }
+
       if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
         const result = await this.evm.broadcast(network, operation.signedTx!);
         lastSent = Date.now();
         if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
-        if (result.kind === 'nonce-used') {
-          const landed = await this.evm.receipt(network, hash);
-          if (landed) return landed;
-          // The nonce was spent by another transaction: ours can never land, and nothing ran.
+        if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
+          const landedNow = await this.landedVersion(network, hashes);
+          if (landedNow) return landedNow;
           throw new ReplacedTransaction();
         }
+        // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
       }
       await sleep(RECEIPT_POLL_MS[Math.min(attempt, RECEIPT_POLL_MS.length - 1)]);
     }
-    throw new RetryLater(`No receipt for ${hash} yet`);
+    throw new RetryLater(`No receipt for ${operation.txHash} yet`);
+  }
+
+  /**
+   * Signs the transaction again with the same nonce at current fees and stores it (not sent
+   * yet). Null when the market asks no more than it offers, or the ceiling leaves no room;
+   * 'moved-on' when another worker replaced or settled it first.
+   */
+  private async replace(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<OperationEntity | null | 'moved-on'> {
+    const { unsigned, fees: previous } = decodeSigned(operation.signedTx!);
+    const market = await this.evm.fees(network);
+    const fees = replacementFees(previous, market, feePolicyOf(this.config, network));
+    if (!fees) return null;
+    const signed = await this.signer.withSecret(operation.accountId, 'evm', async (secret) =>
+      this.evm.sign(network, this.evm.signer(secret), unsigned, fees),
+    );
+    const stored = await this.operations.replaceSigned(operation.id, operation.txHash!, {
+      signedTx: signed.signedTx,
+      txHash: signed.hash,
+      fees: feesJson(fees),
+    });
+    if (!stored) return 'moved-on';
+    this.logger.warn({
+      msg: 'Stuck transaction re-priced',
+      operationId: operation.id,
+      nonce: String(unsigned.nonce),
+      previousTxHash: operation.txHash,
+      txHash: signed.hash,
+      fees: feesJson(fees),
+    });
+    return { ...operation, status: 'signed', signedTx: signed.signedTx, txHash: signed.hash };
+  }
+
+  /** Every version's receipt is asked for: whichever was mined settles the operation. */
+  private async landedVersion(
+    network: EvmNetworkDefinition,
+    hashes: string[],
+  ): Promise<Landed | null> {
+    const receipts = await Promise.all(hashes.map((hash) => this.evm.receipt(network, hash)));
+    const index = receipts.findIndex((receipt) => receipt !== null);
+    return index < 0 ? null : { receipt: receipts[index]!, txHash: hashes[index] };
+  }
+
+  private async nonceSpent(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<boolean> {
+    return (await this.evm.minedNonce(network, operation.signer)) > operation.nonce!;
+  }
+
+  /** The hashes of every version signed for the operation's nonce (the current one included). */
+  private async versionsOf(operation: OperationEntity): Promise<string[]> {
+    const hashes = await this.operations.transactionHashes(operation.id);
+    return hashes.includes(operation.txHash!) ? hashes : [...hashes, operation.txHash!];
   }
 
   private async reload(id: string): Promise<OperationEntity> {

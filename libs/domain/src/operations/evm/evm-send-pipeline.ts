@@ -1,9 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SigningKey } from 'ethers';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { AppError, METRICS } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
+  cappedFees,
+  feesJson,
   type BroadcastResult,
   type EvmCall,
   type EvmNetworkDefinition,
@@ -12,6 +15,7 @@ import {
 import { NonceLedgerRepository, OperationRepository, type OperationEntity } from '@app/database';
 import { FaultInjection } from '../fault-injection';
 import { ManagedSigner } from '../managed-signer';
+import { feePolicyOf } from './evm-fee-policy';
 
 const MAX_BATCH = 200;
 const MAX_FILLERS = 64;
@@ -54,6 +58,7 @@ export class EvmSendPipeline {
   private readonly draining = new Set<string>();
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
@@ -101,7 +106,11 @@ export class EvmSendPipeline {
               network,
               address,
               key: this.evm.signer(secret),
-              fees: await this.evm.fees(network),
+              // Above the ceiling, the transaction waits for fees to come down.
+              fees: cappedFees(
+                await this.evm.fees(network),
+                feePolicyOf(this.config, network).maxFeePerGas,
+              ),
             };
             await this.withWalletLock(wallet, (runner) => this.sendBatch(runner, signer, batch));
           });
@@ -168,6 +177,7 @@ export class EvmSendPipeline {
           signedTx: item.signedTx,
           txHash: item.hash,
         })),
+        feesJson(signer.fees),
       );
       await this.ledger.write(runner.manager, signer.network.chainKey, signer.address, next);
     });

@@ -1,0 +1,95 @@
+import { Transaction, Wallet } from 'ethers';
+import { cappedFees, decodeSigned, replacementFees } from './evm-fee-bump';
+
+const GWEI = 10n ** 9n;
+const policy = { bumpPercent: 10, maxFeePerGas: 500n * GWEI };
+
+describe('replacementFees', () => {
+  it('re-prices an EIP-1559 transaction from the market when the market asks more', () => {
+    const next = replacementFees(
+      { maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: 1n * GWEI },
+      { maxFeePerGas: 201n * GWEI, maxPriorityFeePerGas: 1n * GWEI },
+      policy,
+    );
+    // The priority fee must rise too: a node refuses a replacement that does not bump both.
+    expect(next).toEqual({ maxFeePerGas: 201n * GWEI, maxPriorityFeePerGas: 1_100_000_001n });
+  });
+
+  it('raises both fields by at least the bump even when the market asks only a little more', () => {
+    const next = replacementFees(
+      { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n },
+      { maxFeePerGas: 101n, maxPriorityFeePerGas: 10n },
+      { bumpPercent: 10, maxFeePerGas: GWEI },
+    );
+    expect(next).toEqual({ maxFeePerGas: 111n, maxPriorityFeePerGas: 12n });
+  });
+
+  it('leaves a transaction that already offers what the market asks', () => {
+    const previous = { maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: 2n * GWEI };
+    expect(replacementFees(previous, { ...previous }, policy)).toBeNull();
+    expect(
+      replacementFees(previous, { maxFeePerGas: 5n * GWEI, maxPriorityFeePerGas: GWEI }, policy),
+    ).toBeNull();
+  });
+
+  it('offers the ceiling when the market is above it, and nothing once the ceiling is reached', () => {
+    const market = { maxFeePerGas: 900n * GWEI, maxPriorityFeePerGas: 2n * GWEI };
+    const first = replacementFees(
+      { maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: 1n * GWEI },
+      market,
+      policy,
+    );
+    expect(first).toEqual({ maxFeePerGas: 500n * GWEI, maxPriorityFeePerGas: 2n * GWEI });
+    expect(replacementFees(first!, market, policy)).toBeNull();
+  });
+
+  it('re-prices a legacy transaction by its gas price', () => {
+    expect(replacementFees({ gasPrice: 10n }, { gasPrice: 50n }, policy)).toEqual({
+      gasPrice: 50n,
+    });
+    expect(replacementFees({ gasPrice: 100n }, { gasPrice: 101n }, policy)).toEqual({
+      gasPrice: 111n,
+    });
+    expect(replacementFees({ gasPrice: 100n }, { gasPrice: 100n }, policy)).toBeNull();
+    expect(
+      replacementFees({ gasPrice: 480n * GWEI }, { gasPrice: 600n * GWEI }, policy),
+    ).toBeNull();
+  });
+});
+
+describe('cappedFees', () => {
+  it('holds both fields under the ceiling', () => {
+    expect(cappedFees({ maxFeePerGas: 9n, maxPriorityFeePerGas: 8n }, 5n)).toEqual({
+      maxFeePerGas: 5n,
+      maxPriorityFeePerGas: 5n,
+    });
+    expect(cappedFees({ gasPrice: 3n }, 5n)).toEqual({ gasPrice: 3n });
+  });
+});
+
+describe('decodeSigned', () => {
+  it('reads back what a signed transaction asks and offers', async () => {
+    const wallet = Wallet.createRandom();
+    const signed = await wallet.signTransaction(
+      Transaction.from({
+        type: 2,
+        chainId: 31337,
+        to: '0x000000000000000000000000000000000000dEaD',
+        data: '0x1234',
+        nonce: 7,
+        gasLimit: 50_000n,
+        maxFeePerGas: 30n,
+        maxPriorityFeePerGas: 2n,
+      }),
+    );
+    expect(decodeSigned(signed)).toEqual({
+      unsigned: {
+        to: '0x000000000000000000000000000000000000dEaD',
+        data: '0x1234',
+        gasLimit: 50_000n,
+        nonce: 7n,
+      },
+      fees: { maxFeePerGas: 30n, maxPriorityFeePerGas: 2n },
+    });
+  });
+});

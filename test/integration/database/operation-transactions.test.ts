@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { AssetIntent } from '@app/common';
+import {
+  createDataSource,
+  OperationRepository,
+  SettlementRepository,
+  SolanaOperationRepository,
+  type OperationEntity,
+} from '@app/database';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+const FEES = { maxFeePerGas: '30', maxPriorityFeePerGas: '2' };
+
+/**
+ * Every signed transaction is recorded with its operation, and the database itself refuses to
+ * let a second operation own (or be confirmed by) a transaction another operation owns.
+ */
+describe('operation transactions', () => {
+  let services: TestServices;
+  let dataSource: DataSource;
+  let operations: OperationRepository;
+  let solanaOperations: SolanaOperationRepository;
+  let settlements: SettlementRepository;
+  let accountId: string;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+    dataSource = await createDataSource(services.databaseUrl).initialize();
+    operations = new OperationRepository(dataSource);
+    solanaOperations = new SolanaOperationRepository(dataSource);
+    settlements = new SettlementRepository(dataSource);
+    accountId = randomUUID();
+    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
+      accountId,
+      `tx-${accountId}@example.com`,
+    ]);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await services.stop();
+  });
+
+  async function queued(network: 'base' | 'solana'): Promise<OperationEntity> {
+    const now = new Date();
+    const operation: OperationEntity = {
+      id: randomUUID(),
+      accountId,
+      kind: 'token.mint',
+      network,
+      chainKey: network === 'solana' ? 'solana:test' : 'evm:31337:test',
+      status: 'queued',
+      intent: { kind: 'token.mint' } as AssetIntent,
+      details: {},
+      metadataId: null,
+      signer: 'signer',
+      nonce: null,
+      signedTx: null,
+      txHash: null,
+      result: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: now,
+      updatedAt: now,
+      settledAt: null,
+    };
+    await operations.insert(dataSource.manager, operation);
+    return operation;
+  }
+
+  const signEvm = (operation: OperationEntity, txHash: string, nonce: bigint) =>
+    dataSource.transaction((manager) =>
+      operations.markSignedMany(
+        manager,
+        [{ id: operation.id, nonce, signedTx: `0xbytes-${txHash}`, txHash }],
+        FEES,
+      ),
+    );
+
+  const signSolana = (operation: OperationEntity, signature: string) =>
+    solanaOperations.markSigned(operation.id, {
+      signedTx: `wire-${signature}`,
+      txHash: signature,
+      lastValidBlockHeight: 100n,
+      fees: { computeUnitPriceMicroLamports: '5' },
+    });
+
+  const transactions = (operationId: string) =>
+    dataSource.query<{ tx_hash: string; nonce: string | null; fees: object | null }[]>(
+      `SELECT tx_hash, nonce, fees FROM operation_transactions
+       WHERE operation_id = $1 ORDER BY created_at`,
+      [operationId],
+    );
+
+  it('records each signed EVM transaction with its nonce and fees', async () => {
+    const operation = await queued('base');
+    await signEvm(operation, '0xaaa1', 7n);
+    expect(await transactions(operation.id)).toEqual([
+      { tx_hash: '0xaaa1', nonce: '7', fees: FEES },
+    ]);
+    expect((await operations.findById(operation.id))?.txHash).toBe('0xaaa1');
+  });
+
+  it('refuses to sign a second operation with a hash another operation owns', async () => {
+    const first = await queued('base');
+    const second = await queued('base');
+    await signEvm(first, '0xbbb1', 1n);
+    await expect(signEvm(second, '0xbbb1', 1n)).rejects.toThrow(/duplicate key/);
+    expect(await operations.findById(second.id)).toMatchObject({ status: 'queued', txHash: null });
+    expect(await transactions(second.id)).toEqual([]);
+  });
+
+  it('refuses a Solana signature another operation owns, and records its own', async () => {
+    const first = await queued('solana');
+    const second = await queued('solana');
+    expect(await signSolana(first, 'sig-1')).toBe(true);
+    await expect(signSolana(second, 'sig-1')).rejects.toThrow(/duplicate key/);
+    expect(await operations.findById(second.id)).toMatchObject({ status: 'queued', txHash: null });
+    expect(await transactions(first.id)).toEqual([
+      { tx_hash: 'sig-1', nonce: null, fees: { computeUnitPriceMicroLamports: '5' } },
+    ]);
+  });
+
+  it('refuses an operation pointing at a transaction that is not its own', async () => {
+    const owner = await queued('base');
+    const other = await queued('base');
+    await signEvm(owner, '0xccc1', 3n);
+    await expect(
+      dataSource.query(`UPDATE operations SET tx_hash = '0xccc1' WHERE id = $1`, [other.id]),
+    ).rejects.toThrow(/foreign key/);
+  });
+
+  it('keeps every fee version of a nonce and confirms with the one that was mined', async () => {
+    const operation = await queued('base');
+    await signEvm(operation, '0xddd1', 9n);
+    expect(
+      await operations.replaceSigned(operation.id, '0xddd1', {
+        signedTx: '0xbytes-ddd2',
+        txHash: '0xddd2',
+        fees: { maxFeePerGas: '60', maxPriorityFeePerGas: '3' },
+      }),
+    ).toBe(true);
+    // A replacement of a version the operation no longer waits on changes nothing.
+    expect(
+      await operations.replaceSigned(operation.id, '0xddd1', {
+        signedTx: '0xbytes-ddd3',
+        txHash: '0xddd3',
+        fees: FEES,
+      }),
+    ).toBe(false);
+    expect(await operations.findById(operation.id)).toMatchObject({
+      status: 'signed',
+      nonce: 9n,
+      txHash: '0xddd2',
+      signedTx: '0xbytes-ddd2',
+    });
+    expect(await operations.transactionHashes(operation.id)).toEqual(['0xddd1', '0xddd2']);
+
+    // Another operation's transaction cannot be adopted; the first version can.
+    const stranger = await queued('base');
+    await signEvm(stranger, '0xeee1', 10n);
+    await expect(settlements.confirm(operation.id, {}, { kind: 'none' }, '0xeee1')).rejects.toThrow(
+      /foreign key/,
+    );
+    expect(await settlements.confirm(operation.id, {}, { kind: 'none' }, '0xddd1')).toBe(true);
+    expect(await operations.findById(operation.id)).toMatchObject({
+      status: 'confirmed',
+      txHash: '0xddd1',
+    });
+  });
+});

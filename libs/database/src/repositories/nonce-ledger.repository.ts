@@ -1,9 +1,54 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** One connection holding a wallet's send lock: every query of the send runs on it. */
+export interface WalletSession {
+  manager: EntityManager;
+  /** Runs `work` in a transaction on the session's connection. */
+  transaction(work: () => Promise<void>): Promise<void>;
+}
 
 /** The next nonce of each (chain, wallet), read and written under the wallet's send lock. */
 @Injectable()
 export class NonceLedgerRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work` holding the wallet's send lock (a Postgres advisory lock, shared by every worker
+   * process) on a connection of its own. While it is held, every query of the send must run on
+   * `session.manager`: waiting for a second pool connection under the lock could deadlock.
+   */
+  async withWalletLock<T>(
+    wallet: string,
+    work: (session: WalletSession) => Promise<T>,
+  ): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    const session: WalletSession = {
+      manager: runner.manager,
+      transaction: async (step) => {
+        await runner.startTransaction();
+        try {
+          await step();
+          await runner.commitTransaction();
+        } catch (error) {
+          await runner.rollbackTransaction();
+          throw error;
+        }
+      },
+    };
+    try {
+      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [wallet]);
+      try {
+        return await work(session);
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [wallet]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
   async read(manager: EntityManager, chainKey: string, address: string): Promise<bigint | null> {
     const rows: { next_nonce: string }[] = await manager.query(
       'SELECT next_nonce FROM nonce_ledger WHERE chain_key = $1 AND address = $2',

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SigningKey } from 'ethers';
-import { DataSource, type QueryRunner } from 'typeorm';
 import { AppError, METRICS } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -12,7 +11,12 @@ import {
   type EvmNetworkDefinition,
   type FeeFields,
 } from '@app/chains';
-import { NonceLedgerRepository, OperationRepository, type OperationEntity } from '@app/database';
+import {
+  NonceLedgerRepository,
+  OperationRepository,
+  type OperationEntity,
+  type WalletSession,
+} from '@app/database';
 import { FaultInjection } from '../fault-injection';
 import { ManagedSigner } from '../managed-signer';
 import { feePolicyOf } from './evm-fee-policy';
@@ -59,7 +63,6 @@ export class EvmSendPipeline {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
@@ -112,7 +115,9 @@ export class EvmSendPipeline {
                 feePolicyOf(this.config, network).maxFeePerGas,
               ),
             };
-            await this.withWalletLock(wallet, (runner) => this.sendBatch(runner, signer, batch));
+            await this.ledger.withWalletLock(wallet, (session) =>
+              this.sendBatch(session, signer, batch),
+            );
           });
         } catch (error) {
           const failure = error instanceof Error ? error : new Error(String(error));
@@ -125,34 +130,16 @@ export class EvmSendPipeline {
     }
   }
 
-  private async withWalletLock<T>(
-    wallet: string,
-    work: (runner: QueryRunner) => Promise<T>,
-  ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [wallet]);
-      try {
-        return await work(runner);
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [wallet]);
-      }
-    } finally {
-      await runner.release();
-    }
-  }
-
   private async sendBatch(
-    runner: QueryRunner,
+    session: WalletSession,
     signer: BatchSigner,
     batch: PendingSend[],
   ): Promise<void> {
     const signed: SignedSend[] = [];
-    await inTransaction(runner, async () => {
-      let next = await this.healedNextNonce(runner, signer);
+    await session.transaction(async () => {
+      let next = await this.healedNextNonce(session, signer);
       const claimable = await this.operations.lockQueued(
-        runner.manager,
+        session.manager,
         batch.map((item) => item.operation.id),
       );
       for (const item of batch) {
@@ -170,7 +157,7 @@ export class EvmSendPipeline {
         next += 1n;
       }
       await this.operations.markSignedMany(
-        runner.manager,
+        session.manager,
         signed.map((item) => ({
           id: item.operation.id,
           nonce: item.nonce,
@@ -179,14 +166,14 @@ export class EvmSendPipeline {
         })),
         feesJson(signer.fees),
       );
-      await this.ledger.write(runner.manager, signer.network.chainKey, signer.address, next);
+      await this.ledger.write(session.manager, signer.network.chainKey, signer.address, next);
     });
     this.faults.at('crash-after-sign');
-    await this.broadcast(runner, signer, signed);
+    await this.broadcast(session, signer, signed);
   }
 
   private async broadcast(
-    runner: QueryRunner,
+    session: WalletSession,
     signer: BatchSigner,
     signed: SignedSend[],
   ): Promise<void> {
@@ -204,11 +191,11 @@ export class EvmSendPipeline {
       return;
     }
     if (results.some((result) => result.kind === 'rejected')) {
-      await this.settleRefused(runner, signer, signed, results);
+      await this.settleRefused(session, signer, signed, results);
     }
     const accepted = signed.filter((_, index) => results[index].kind === 'accepted');
     await this.operations.markSubmittedMany(
-      runner.manager,
+      session.manager,
       accepted.map((item) => item.operation.id),
     );
     this.faults.at('crash-after-broadcast');
@@ -227,28 +214,28 @@ export class EvmSendPipeline {
    * with a zero-value self-transfer, so the transactions after it are not stuck behind a gap.
    */
   private async settleRefused(
-    runner: QueryRunner,
+    session: WalletSession,
     signer: BatchSigner,
     signed: SignedSend[],
     results: BroadcastResult[],
   ): Promise<void> {
     let tail = signed.length;
     while (tail > 0 && results[tail - 1].kind === 'rejected') tail--;
-    await inTransaction(runner, async () => {
+    await session.transaction(async () => {
       for (const [index, item] of signed.entries()) {
         const result = results[index];
         if (result.kind !== 'rejected') continue;
-        await this.operations.releaseSigned(runner.manager, item.operation.id);
+        await this.operations.releaseSigned(session.manager, item.operation.id);
         await this.operations.fail(
           item.operation.id,
           { code: 'BAD_GATEWAY', message: refusal(signer.network, result.message) },
-          runner.manager,
+          session.manager,
         );
       }
       if (tail < signed.length) {
         const firstFreed = signed[tail].nonce;
         await this.ledger.write(
-          runner.manager,
+          session.manager,
           signer.network.chainKey,
           signer.address,
           firstFreed,
@@ -278,10 +265,10 @@ export class EvmSendPipeline {
    * not stuck. Nothing in flight at all: the chain forgot them (a reset node), so start from
    * the chain's count.
    */
-  private async healedNextNonce(runner: QueryRunner, signer: BatchSigner): Promise<bigint> {
+  private async healedNextNonce(session: WalletSession, signer: BatchSigner): Promise<bigint> {
     const { network, address } = signer;
     const [recorded, onChain] = await Promise.all([
-      this.ledger.read(runner.manager, network.chainKey, address),
+      this.ledger.read(session.manager, network.chainKey, address),
       this.evm.pendingNonce(network, address),
     ]);
     if (recorded === null || recorded <= onChain) {
@@ -293,7 +280,7 @@ export class EvmSendPipeline {
       }
       return onChain;
     }
-    const inFlight = await this.operations.findInFlight(runner.manager, network.chainKey, address);
+    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
     METRICS.nonceResyncs.inc({ network: network.network, direction: 'down' });
     if (inFlight.length === 0) {
       this.logger.warn(
@@ -321,17 +308,6 @@ function stored(item: SignedSend, status: 'signed' | 'submitted'): OperationEnti
     signedTx: item.signedTx,
     txHash: item.hash,
   };
-}
-
-async function inTransaction(runner: QueryRunner, work: () => Promise<void>): Promise<void> {
-  await runner.startTransaction();
-  try {
-    await work();
-    await runner.commitTransaction();
-  } catch (error) {
-    await runner.rollbackTransaction();
-    throw error;
-  }
 }
 
 function refusal(network: EvmNetworkDefinition, message: string): string {

@@ -20,7 +20,7 @@ jest.setTimeout(180_000);
 
 type Chain = 'base' | 'solana';
 const CHAINS: Chain[] = ['base', 'solana'];
-/** Mints per chain: half before the preferred endpoints die, half after. */
+/** Mints per chain. */
 const MINTS = 12;
 const DECIMALS = 2;
 const INITIAL = 1_000;
@@ -65,29 +65,30 @@ describe('RPC failover', () => {
       solana: Array.from({ length: MINTS }, () => Keypair.generate().publicKey.toBase58()),
     };
     // Distinct recipients and amounts: each mint is its own transaction, told apart on chain.
-    const mintAll = (from: number, to: number) =>
-      Promise.all(
-        CHAINS.flatMap((network) =>
-          recipients[network].slice(from, to).map(async (recipient, offset) => {
-            const response = await api.post(
-              `/tokens/${tokens[network]}/mint`,
-              { amount: from + offset + 1, recipient },
-              { prefer: 'respond-async' },
-            );
-            expect(summary(response)).toMatchObject({ status: 202 });
-            return response.body.data.operation_id as string;
-          }),
-        ),
-      );
-
-    const before = await mintAll(0, MINTS / 2);
-    // While those are being sent and confirmed, the first endpoint of each chain dies.
-    await Promise.all([stack.proxies.evm[0].close(), stack.proxies.solana[0].close()]);
-    const after = await mintAll(MINTS / 2, MINTS);
-
-    const settled = await Promise.all(
-      [...before, ...after].map((id) => settledOperation(api, id, 90_000)),
+    const requests = CHAINS.flatMap((network) =>
+      recipients[network].map((recipient, index) => ({ network, recipient, amount: index + 1 })),
     );
+    // When half the requests are answered (the other half still in flight, and the worker busy
+    // with the first), the preferred endpoint of each chain dies for good.
+    let answered = 0;
+    let killed: Promise<unknown> | undefined;
+    const ids = await Promise.all(
+      requests.map(async ({ network, recipient, amount }) => {
+        const response = await api.post(
+          `/tokens/${tokens[network]}/mint`,
+          { amount, recipient },
+          { prefer: 'respond-async' },
+        );
+        expect(summary(response)).toMatchObject({ status: 202 });
+        if (++answered === requests.length / 2) {
+          killed = Promise.all([stack.proxies.evm[0].close(), stack.proxies.solana[0].close()]);
+        }
+        return response.body.data.operation_id as string;
+      }),
+    );
+    await killed;
+
+    const settled = await Promise.all(ids.map((id) => settledOperation(api, id, 90_000)));
     for (const operation of settled) expect(operation).toMatchObject({ status: 'confirmed' });
 
     // Read straight from the chains: each recipient holds its amount once, no mint doubled.

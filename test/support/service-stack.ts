@@ -11,8 +11,10 @@ export interface ServiceStack {
   workers: ServiceProcess[];
   http: HttpClient;
   env: Record<string, string>;
-  /** With `rpcProxies: true`: the service reaches the chains through these, which can be cut. */
+  /** With `rpcProxies`: the service reaches the chains through these, which can be cut. */
   rpcProxies: TcpProxy[];
+  /** The same proxies by chain endpoint, in the order of the service's URL lists. */
+  proxies: { evm: TcpProxy[]; solana: TcpProxy[]; solanaWs: TcpProxy[] };
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** Stops every running worker (SIGTERM) and forgets them. */
@@ -31,8 +33,12 @@ export async function startServiceStack(
     workerEnv?: Record<string, string>;
     /** Options of the local chains, e.g. `{ slotMs: 5 }` for a fast Solana slot clock. */
     chains?: LocalChainsOptions;
-    /** Put a TCP proxy between the service and each chain endpoint (for RPC outages). */
-    rpcProxies?: boolean;
+    /**
+     * Put a TCP proxy between the service and each chain endpoint (for RPC outages); a number
+     * puts that many in front of each RPC endpoint, given to the service as a comma-separated
+     * list (failover). The Solana WebSocket URL takes one.
+     */
+    rpcProxies?: boolean | number;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
@@ -40,11 +46,21 @@ export async function startServiceStack(
     startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0, ...options.chains }),
   ]);
   const port = await freePort();
-  const endpoints = [chains.evmRpcUrl, chains.solanaRpcUrl, chains.solanaWsUrl];
-  const rpcProxies = options.rpcProxies ? await Promise.all(endpoints.map(startTcpProxy)) : [];
-  const [evmRpcUrl, solanaRpcUrl, solanaWsUrl] = rpcProxies.length
-    ? rpcProxies.map((proxy) => proxy.url)
-    : endpoints;
+  const perEndpoint = options.rpcProxies === true ? 1 : Number(options.rpcProxies ?? 0);
+  const proxiesOf = (url: string, count: number) =>
+    Promise.all(Array.from({ length: count }, () => startTcpProxy(url)));
+  const [evm, solana, solanaWs] = await Promise.all([
+    proxiesOf(chains.evmRpcUrl, perEndpoint),
+    proxiesOf(chains.solanaRpcUrl, perEndpoint),
+    proxiesOf(chains.solanaWsUrl, Math.min(perEndpoint, 1)),
+  ]);
+  const proxies = { evm, solana, solanaWs };
+  const rpcProxies = [...evm, ...solana, ...solanaWs];
+  const urlsOf = (list: TcpProxy[], direct: string) =>
+    list.length ? list.map((proxy) => proxy.url).join(',') : direct;
+  const evmRpcUrl = urlsOf(evm, chains.evmRpcUrl);
+  const solanaRpcUrl = urlsOf(solana, chains.solanaRpcUrl);
+  const solanaWsUrl = urlsOf(solanaWs, chains.solanaWsUrl);
   const env = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
@@ -83,6 +99,7 @@ export async function startServiceStack(
     http: new HttpClient(`http://127.0.0.1:${port}`),
     env,
     rpcProxies,
+    proxies,
     startWorker: async (extraEnv) => {
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);

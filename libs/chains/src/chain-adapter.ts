@@ -1,5 +1,6 @@
 import type { ChainFamily } from '@app/config';
 import type { NetworkDefinition } from './networks/network-definition';
+import type { EndpointHealth } from './rpc-endpoint-pool';
 
 export interface GeneratedWallet {
   publicKey: string;
@@ -22,6 +23,11 @@ export interface ChainAdapter {
   getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint>;
   /** Local chains only: gives the address native currency to pay fees with. */
   fundForDevelopment(network: NetworkDefinition, address: string): Promise<void>;
-  /** Resolves when the network's RPC answers. */
+  /** Resolves when the network's RPC answers (any of its endpoints). */
   ping(network: NetworkDefinition): Promise<void>;
+  /**
+   * Asks each RPC endpoint of the network on its own, records which answered (a dead one is
+   * passed over by later calls), and reports them all.
+   */
+  probeEndpoints(network: NetworkDefinition, timeoutMs: number): Promise<EndpointHealth[]>;
 }

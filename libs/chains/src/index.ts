@@ -11,6 +11,7 @@ export * from './evm/evm-fee-bump';
 export * from './networks/network-definition';
 export * from './networks/network-registry';
 export * from './networks/network-table';
+export * from './rpc-endpoint-pool';
 export * from './rpc-error';
 export * from './solana/solana.adapter';
 export * from './solana/ed25519-signer';

@@ -33,15 +33,20 @@ export interface AppConfig {
   };
   chains: {
     defaultEvmNetwork: EvmNetwork;
-    /** RPC URL overrides per network, from `RPC_URL_<NETWORK>` variables. */
-    rpcUrlOverrides: Partial<Record<ConcreteNetwork, string>>;
-    /** Local profile: the local anvil and Solana validator URLs. */
-    localEvmRpcUrl: string;
-    localSolanaRpcUrl: string;
+    /**
+     * RPC URL overrides per network, from `RPC_URL_<NETWORK>` variables: one or more endpoints,
+     * in order of preference (failover).
+     */
+    rpcUrlOverrides: Partial<Record<ConcreteNetwork, string[]>>;
+    /** Local profile: the local anvil and Solana validator URLs (one or more each). */
+    localEvmRpcUrls: string[];
+    localSolanaRpcUrls: string[];
     localSolanaWsUrl: string;
     /** Local profile: fund new managed wallets from the local chains. */
     fundManagedWallets: boolean;
     rpcTimeoutMs: number;
+    /** How long an RPC endpoint that failed (unreachable, timed out) is passed over. */
+    rpcFailoverCooldownMs: number;
   };
   operations: {
     syncWaitMs: number;

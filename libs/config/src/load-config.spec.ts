@@ -50,7 +50,52 @@ describe('loadConfig', () => {
 
   it('reads RPC URL overrides per network', () => {
     const config = loadConfig({ RPC_URL_POLYGON: 'https://polygon.example/rpc' });
-    expect(config.chains.rpcUrlOverrides).toEqual({ polygon: 'https://polygon.example/rpc' });
+    expect(config.chains.rpcUrlOverrides).toEqual({ polygon: ['https://polygon.example/rpc'] });
+  });
+
+  it('reads comma-separated RPC URL lists, in order, for failover', () => {
+    const config = loadConfig({
+      ...DEVNET,
+      RPC_URL_BASE: 'https://a.example/rpc/KEY, https://b.example:8545 ,',
+      RPC_URL_SOLANA: 'https://sol-1.example,https://sol-2.example',
+    });
+    expect(config.chains.rpcUrlOverrides).toEqual({
+      base: ['https://a.example/rpc/KEY', 'https://b.example:8545'],
+      solana: ['https://sol-1.example', 'https://sol-2.example'],
+    });
+    const local = loadConfig({
+      LOCAL_EVM_RPC_URL: 'http://127.0.0.1:1001,http://127.0.0.1:1002',
+      LOCAL_SOLANA_RPC_URL: 'http://127.0.0.1:2001,http://127.0.0.1:2002',
+    });
+    expect(local.chains.localEvmRpcUrls).toEqual([
+      'http://127.0.0.1:1001',
+      'http://127.0.0.1:1002',
+    ]);
+    expect(local.chains.localSolanaRpcUrls).toEqual([
+      'http://127.0.0.1:2001',
+      'http://127.0.0.1:2002',
+    ]);
+    expect(loadConfig({}).chains).toMatchObject({
+      localEvmRpcUrls: ['http://127.0.0.1:8545'],
+      localSolanaRpcUrls: ['http://127.0.0.1:8899'],
+      rpcFailoverCooldownMs: 30_000,
+    });
+    expect(loadConfig({ RPC_FAILOVER_COOLDOWN_MS: '500' }).chains.rpcFailoverCooldownMs).toBe(500);
+  });
+
+  it('refuses a malformed, empty or repeating RPC URL list', () => {
+    expect(() => loadConfig({ RPC_URL_BASE: 'https://a.example,not a url' })).toThrow(
+      /RPC_URL_BASE must be a URL \(got "not a url"\)/,
+    );
+    expect(() => loadConfig({ LOCAL_EVM_RPC_URL: ' , ' })).toThrow(
+      /LOCAL_EVM_RPC_URL must name at least one URL/,
+    );
+    expect(() =>
+      loadConfig({ LOCAL_SOLANA_RPC_URL: 'http://127.0.0.1:1,http://127.0.0.1:1' }),
+    ).toThrow(/LOCAL_SOLANA_RPC_URL repeats a URL/);
+    expect(() => loadConfig({ RPC_FAILOVER_COOLDOWN_MS: 'soon' })).toThrow(
+      /RPC_FAILOVER_COOLDOWN_MS must be an integer/,
+    );
   });
 
   it('reads the Solana send settings, confirmed commitment and no priority fee by default', () => {

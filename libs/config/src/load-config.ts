@@ -71,8 +71,11 @@ export function loadConfig(env: Env): AppConfig {
     chains: {
       defaultEvmNetwork: defaultEvm,
       rpcUrlOverrides: rpcOverrides(env),
-      localEvmRpcUrl: url('LOCAL_EVM_RPC_URL', env.LOCAL_EVM_RPC_URL ?? 'http://127.0.0.1:8545'),
-      localSolanaRpcUrl: url(
+      localEvmRpcUrls: urlList(
+        'LOCAL_EVM_RPC_URL',
+        env.LOCAL_EVM_RPC_URL ?? 'http://127.0.0.1:8545',
+      ),
+      localSolanaRpcUrls: urlList(
         'LOCAL_SOLANA_RPC_URL',
         env.LOCAL_SOLANA_RPC_URL ?? 'http://127.0.0.1:8899',
       ),
@@ -86,6 +89,12 @@ export function loadConfig(env: Env): AppConfig {
         profile === 'local',
       ),
       rpcTimeoutMs: integer('RPC_TIMEOUT_MS', env.RPC_TIMEOUT_MS, 10_000, 100),
+      rpcFailoverCooldownMs: integer(
+        'RPC_FAILOVER_COOLDOWN_MS',
+        env.RPC_FAILOVER_COOLDOWN_MS,
+        30_000,
+        0,
+      ),
     },
     operations: {
       syncWaitMs: integer('SYNC_WAIT_MS', env.SYNC_WAIT_MS, 30_000, 0),
@@ -205,6 +214,21 @@ function url(name: string, value: string): string {
   return value;
 }
 
+/**
+ * One URL or several, comma-separated (a network's RPC endpoints, in order of preference). A
+ * comma inside a URL must be percent-encoded (%2C).
+ */
+function urlList(name: string, value: string): string[] {
+  const urls = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (urls.length === 0) throw new ConfigError(name, 'must name at least one URL');
+  for (const entry of urls) url(name, entry);
+  if (new Set(urls).size !== urls.length) throw new ConfigError(name, 'repeats a URL');
+  return urls;
+}
+
 function parseMasterKeys(value: string): Map<string, MasterKey> {
   const keys = new Map<string, MasterKey>();
   for (const entry of value.split(',')) {
@@ -262,13 +286,13 @@ function faultInjection(
   return oneOf('FAULT_INJECTION', value, ['crash-after-sign', 'crash-after-broadcast'] as const);
 }
 
-function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string>> {
-  const overrides: Partial<Record<ConcreteNetwork, string>> = {};
+function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string[]>> {
+  const overrides: Partial<Record<ConcreteNetwork, string[]>> = {};
   for (const network of NETWORKS) {
     if (network === 'evm') continue;
     const name = `RPC_URL_${network.toUpperCase()}`;
     const value = env[name];
-    if (value) overrides[network] = url(name, value);
+    if (value) overrides[network] = urlList(name, value);
   }
   return overrides;
 }

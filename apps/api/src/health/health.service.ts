@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
+import {
+  ChainRegistry,
+  NetworkRegistry,
+  type EndpointHealth,
+  type EndpointState,
+  type NetworkDefinition,
+} from '@app/chains';
 import { REDIS } from '@app/queue';
 
 export type CheckStatus = 'ok' | 'down';
@@ -10,7 +16,21 @@ export interface HealthReport {
   status: CheckStatus;
   postgres: CheckStatus;
   redis: CheckStatus;
-  chains: { chain: string; networks: string[]; status: CheckStatus }[];
+  chains: {
+    chain: string;
+    networks: string[];
+    /** ok while any of its RPC endpoints answers. */
+    status: CheckStatus;
+    endpoints: EndpointView[];
+  }[];
+}
+
+/** One RPC endpoint of a chain: its URL cut to scheme, host and port (no credentials). */
+export interface EndpointView {
+  index: number;
+  url: string;
+  state: EndpointState;
+  last_error_at: string | null;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -37,7 +57,10 @@ export class HealthService {
     return { status: allOk ? 'ok' : 'down', postgres, redis, chains };
   }
 
-  /** One probe per distinct chain (all local EVM networks share one node), cached briefly. */
+  /**
+   * One probe per endpoint of each distinct chain (all local EVM networks share one node),
+   * cached briefly. The chain is up while one of its endpoints answers: the others fail over.
+   */
   private async checkChains(): Promise<HealthReport['chains']> {
     if (this.chainCache && Date.now() - this.chainCache.at < CHAIN_CACHE_MS) {
       return this.chainCache.report;
@@ -49,16 +72,31 @@ export class HealthService {
     const report = await Promise.all(
       [...byChain.values()].map(async (definitions) => {
         const [first] = definitions;
+        const endpoints = await this.chains
+          .adapter(first.family)
+          .probeEndpoints(first, CHECK_TIMEOUT_MS)
+          .catch((): EndpointHealth[] => []);
+        const up = endpoints.some((endpoint) => endpoint.state === 'up');
         return {
           chain: first.family === 'evm' ? `evm:${first.chainId}` : 'solana',
           networks: definitions.map((definition) => definition.network),
-          status: await probe(this.chains.adapter(first.family).ping(first)),
+          status: up ? ('ok' as const) : ('down' as const),
+          endpoints: endpoints.map(endpointView),
         };
       }),
     );
     this.chainCache = { at: Date.now(), report };
     return report;
   }
+}
+
+function endpointView(endpoint: EndpointHealth): EndpointView {
+  return {
+    index: endpoint.index,
+    url: endpoint.url,
+    state: endpoint.state,
+    last_error_at: endpoint.lastErrorAt?.toISOString() ?? null,
+  };
 }
 
 async function probe(check: Promise<unknown>): Promise<CheckStatus> {

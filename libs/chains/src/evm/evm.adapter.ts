@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  JsonRpcProvider,
   Network as EthersNetwork,
+  type JsonRpcProvider,
   SigningKey,
   Transaction,
   Wallet,
@@ -15,8 +15,10 @@ import { AppError, type AssetIntent } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { EvmNetworkDefinition, NetworkDefinition } from '../networks/network-definition';
+import { takenOutMessage, type EndpointHealth } from '../rpc-endpoint-pool';
 import { withTimeout } from '../rpc-error';
 import { revertToAppError } from './evm-revert';
+import { FailoverJsonRpcProvider } from './failover-json-rpc.provider';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DEV_FUNDING = parseEther('100');
@@ -43,7 +45,8 @@ export interface UnsignedEvmTransaction {
 @Injectable()
 export class EvmAdapter implements ChainAdapter {
   readonly family = 'evm' as const;
-  private readonly providers = new Map<string, JsonRpcProvider>();
+  private readonly logger = new Logger(EvmAdapter.name);
+  private readonly providers = new Map<string, FailoverJsonRpcProvider>();
   private readonly feeCache = new Map<string, { at: number; fees: FeeFields }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
@@ -82,6 +85,10 @@ export class EvmAdapter implements ChainAdapter {
   async ping(network: NetworkDefinition): Promise<void> {
     const definition = asEvm(network);
     await this.call(definition, this.provider(definition).send('eth_chainId', []));
+  }
+
+  probeEndpoints(network: NetworkDefinition, timeoutMs: number): Promise<EndpointHealth[]> {
+    return this.failover(asEvm(network)).probeEndpoints(timeoutMs);
   }
 
   async pendingNonce(network: EvmNetworkDefinition, address: string): Promise<bigint> {
@@ -215,26 +222,50 @@ export class EvmAdapter implements ChainAdapter {
     return new AppError('BAD_GATEWAY', `The ${intent.kind} transaction reverted on chain.`);
   }
 
+  /**
+   * The network's provider. Every call through it fails over between the network's RPC
+   * endpoints (see FailoverJsonRpcProvider), whoever makes it.
+   */
   provider(network: EvmNetworkDefinition): JsonRpcProvider {
-    let provider = this.providers.get(network.chainKey);
+    return this.failover(network);
+  }
+
+  private failover(network: EvmNetworkDefinition): FailoverJsonRpcProvider {
+    // One provider per node list: networks on the same endpoints share it (and its health).
+    const key = `${network.chainId}|${network.rpcUrls.join(',')}`;
+    let provider = this.providers.get(key);
     if (!provider) {
-      provider = new JsonRpcProvider(
-        network.rpcUrl,
+      const { rpcTimeoutMs, rpcFailoverCooldownMs } = this.config.chains;
+      provider = new FailoverJsonRpcProvider(
+        network.rpcUrls,
         EthersNetwork.from(network.chainId),
         // A fixed network skips detection calls; no response cache, or quick reads go stale;
         // requests of one tick still share a JSON-RPC batch, but none waits the default 10 ms
         // for company (ordered sends would pay it on every transaction).
         { staticNetwork: true, cacheTimeout: -1, pollingInterval: 250, batchStallTime: 0 },
+        {
+          cooldownMs: rpcFailoverCooldownMs,
+          attemptTimeoutMs: rpcTimeoutMs,
+          onTakenOut: (endpoint, error) =>
+            this.logger.warn(
+              takenOutMessage(network.network, endpoint, error, rpcFailoverCooldownMs),
+            ),
+        },
       );
-      this.providers.set(network.chainKey, provider);
+      this.providers.set(key, provider);
     }
     return provider;
   }
 
+  /**
+   * Bounds a call. Each endpoint's attempt is bounded by RPC_TIMEOUT_MS, so a call that fails
+   * over may take that long once per endpoint.
+   */
   private call<T>(network: EvmNetworkDefinition, work: Promise<T>, raw = false): Promise<T> {
+    const budgetMs = this.config.chains.rpcTimeoutMs * network.rpcUrls.length;
     return raw
-      ? withTimeout(work, this.config.chains.rpcTimeoutMs, network.network, { passThrough: true })
-      : withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
+      ? withTimeout(work, budgetMs, network.network, { passThrough: true })
+      : withTimeout(work, budgetMs, network.network);
   }
 
   /** After the worker's jobs have finished (they close in beforeApplicationShutdown). */

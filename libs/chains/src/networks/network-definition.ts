@@ -2,11 +2,15 @@ import type { ConcreteNetwork } from '@app/config';
 
 interface BaseDefinition {
   network: ConcreteNetwork;
+  /** The first of `rpcUrls`: the preferred endpoint, and part of `chainKey`. */
   rpcUrl: string;
+  /** Every RPC endpoint of the network, in order of preference (failover goes down the list). */
+  rpcUrls: string[];
   currency: { symbol: string; decimals: number };
   /**
    * Identifies the chain itself, not the name: two networks on one node share it, and with it
-   * nonces and balances (contract: "Networks").
+   * nonces and balances (contract: "Networks"). Built from the first RPC URL only, so that it
+   * does not change with the endpoint in use, nor when endpoints are added after the first.
    */
   chainKey: string;
 }

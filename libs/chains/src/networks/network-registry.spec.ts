@@ -51,4 +51,24 @@ describe('NetworkRegistry', () => {
     expect(registry.resolve('bsc')).toMatchObject({ chainId: 97, feeModel: 'legacy' });
     expect(registry.resolve('solana').rpcUrl).toBe('https://api.devnet.solana.com');
   });
+
+  it('keeps every RPC URL of a list and keys the chain by the first only', () => {
+    const single = new NetworkRegistry(loadConfig({ LOCAL_EVM_RPC_URL: 'http://127.0.0.1:9545' }));
+    const listed = new NetworkRegistry(
+      loadConfig({
+        LOCAL_EVM_RPC_URL: 'http://127.0.0.1:9545,http://127.0.0.1:9546',
+        LOCAL_SOLANA_RPC_URL: 'http://127.0.0.1:8899,http://127.0.0.1:7899',
+      }),
+    );
+    expect(listed.resolve('base')).toMatchObject({
+      rpcUrl: 'http://127.0.0.1:9545',
+      rpcUrls: ['http://127.0.0.1:9545', 'http://127.0.0.1:9546'],
+      // The nonce ledger's key: the same as with the first URL alone.
+      chainKey: single.resolve('base').chainKey,
+    });
+    expect(listed.resolve('solana')).toMatchObject({
+      rpcUrls: ['http://127.0.0.1:8899', 'http://127.0.0.1:7899'],
+      chainKey: single.resolve('solana').chainKey,
+    });
+  });
 });

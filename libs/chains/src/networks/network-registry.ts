@@ -38,12 +38,14 @@ export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, Networ
     if (network === 'evm') continue;
     const override = chains.rpcUrlOverrides[network];
     if (network === 'solana') {
-      const rpcUrl =
-        override ?? (profile === 'local' ? chains.localSolanaRpcUrl : SOLANA_RPC_URLS[profile]);
+      const rpcUrls =
+        override ?? (profile === 'local' ? chains.localSolanaRpcUrls : [SOLANA_RPC_URLS[profile]]);
+      const rpcUrl = rpcUrls[0];
       definitions.set(network, {
         network,
         family: 'solana',
         rpcUrl,
+        rpcUrls,
         wsUrl: profile === 'local' && !override ? chains.localSolanaWsUrl : undefined,
         currency: { symbol: 'SOL', decimals: 9 },
         chainKey: `solana:${rpcUrl}`,
@@ -53,14 +55,16 @@ export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, Networ
     const facts = EVM_NETWORKS[network];
     const endpoint =
       profile === 'local'
-        ? { chainId: LOCAL_EVM_CHAIN_ID, rpcUrl: chains.localEvmRpcUrl }
-        : facts[profile];
-    const rpcUrl = override ?? endpoint.rpcUrl;
+        ? { chainId: LOCAL_EVM_CHAIN_ID, rpcUrls: chains.localEvmRpcUrls }
+        : { chainId: facts[profile].chainId, rpcUrls: [facts[profile].rpcUrl] };
+    const rpcUrls = override ?? endpoint.rpcUrls;
+    const rpcUrl = rpcUrls[0];
     definitions.set(network, {
       network,
       family: 'evm',
       chainId: endpoint.chainId,
       rpcUrl,
+      rpcUrls,
       feeModel: facts.feeModel,
       currency: { symbol: facts.currency, decimals: 18 },
       chainKey: `evm:${endpoint.chainId}:${rpcUrl}`,

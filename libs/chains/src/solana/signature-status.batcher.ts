@@ -1,4 +1,4 @@
-import type { SolanaRpcClient } from './solana-rpc.client';
+import type { SolanaRpc } from './solana-rpc.client';
 
 export type SolanaCommitment = 'processed' | 'confirmed' | 'finalized';
 
@@ -22,7 +22,7 @@ export class SignatureStatusBatcher {
   private pending = new Map<string, ((status: SignatureStatus | null, error?: Error) => void)[]>();
   private scheduled = false;
 
-  constructor(private readonly rpc: SolanaRpcClient) {}
+  constructor(private readonly rpc: SolanaRpc) {}
 
   status(signature: string): Promise<SignatureStatus | null> {
     return new Promise((resolve, reject) => {

@@ -29,12 +29,17 @@ export class SolanaTransportError extends Error {
   }
 }
 
+/** What the send path needs of a JSON-RPC endpoint: one client, or several with failover. */
+export interface SolanaRpc {
+  call<T>(method: string, params: unknown[]): Promise<T>;
+}
+
 interface JsonRpcReply<T> {
   result?: T;
   error?: { code: number; message: string; data?: unknown };
 }
 
-export class SolanaRpcClient {
+export class SolanaRpcClient implements SolanaRpc {
   private nextId = 1;
   private readonly url: URL;
   private readonly agent: HttpAgent;

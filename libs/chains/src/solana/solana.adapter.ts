@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   Connection,
   Keypair,
@@ -10,6 +10,7 @@ import bs58 from 'bs58';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { NetworkDefinition, SolanaNetworkDefinition } from '../networks/network-definition';
+import { RpcEndpointPool, takenOutMessage, type EndpointHealth } from '../rpc-endpoint-pool';
 import { rpcUnavailable, withTimeout } from '../rpc-error';
 import {
   SignatureStatusBatcher,
@@ -17,7 +18,12 @@ import {
   type SolanaCommitment,
   type TransactionErrorJson,
 } from './signature-status.batcher';
-import { SolanaRpcClient, SolanaRpcError } from './solana-rpc.client';
+import {
+  SolanaRpcClient,
+  SolanaRpcError,
+  SolanaTransportError,
+  type SolanaRpc,
+} from './solana-rpc.client';
 import type { RentOf } from './token2022-instructions';
 
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -51,9 +57,17 @@ export type SolanaSendResult =
    */
   | { kind: 'refused'; err: TransactionErrorJson | null; logs: string[]; message: string };
 
-interface NetworkClients {
-  connection: Connection;
+/** One RPC endpoint of a Solana network. */
+interface SolanaEndpoint {
   rpc: SolanaRpcClient;
+  /** web3.js, for what the lean client does not do (confirming a development airdrop). */
+  connection: Connection;
+}
+
+interface NetworkClients {
+  endpoints: RpcEndpointPool<SolanaEndpoint>;
+  /** JSON-RPC calls that fail over between the endpoints on a transport failure. */
+  rpc: SolanaRpc;
   statuses: SignatureStatusBatcher;
   blockhash?: { at: number; value: Promise<RecentBlockhash> };
   rentPerByte?: Promise<bigint>;
@@ -62,6 +76,7 @@ interface NetworkClients {
 @Injectable()
 export class SolanaAdapter implements ChainAdapter {
   readonly family = 'solana' as const;
+  private readonly logger = new Logger(SolanaAdapter.name);
   private readonly clients = new Map<string, NetworkClients>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
@@ -86,20 +101,26 @@ export class SolanaAdapter implements ChainAdapter {
 
   async getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint> {
     const definition = asSolana(network);
-    const lamports = await this.call(
+    const { value } = await this.call(
       definition,
-      this.connection(definition).getBalance(new PublicKey(address), 'confirmed'),
+      this.rpc<{ value: number }>(definition, 'getBalance', [
+        new PublicKey(address).toBase58(),
+        { commitment: 'confirmed' },
+      ]),
     );
-    return BigInt(lamports);
+    return BigInt(value);
   }
 
   async fundForDevelopment(network: NetworkDefinition, address: string): Promise<void> {
     const definition = asSolana(network);
-    const connection = this.connection(definition);
     const signature = await this.call(
       definition,
-      connection.requestAirdrop(new PublicKey(address), DEV_FUNDING_LAMPORTS),
+      this.rpc<string>(definition, 'requestAirdrop', [
+        new PublicKey(address).toBase58(),
+        DEV_FUNDING_LAMPORTS,
+      ]),
     );
+    const connection = this.connection(definition);
     const latest = await this.call(definition, connection.getLatestBlockhash('confirmed'));
     await this.call(
       definition,
@@ -109,11 +130,23 @@ export class SolanaAdapter implements ChainAdapter {
 
   async ping(network: NetworkDefinition): Promise<void> {
     const definition = asSolana(network);
-    await this.call(definition, this.connection(definition).getSlot('confirmed'));
+    await this.call(definition, this.rpc(definition, 'getSlot', [{ commitment: 'confirmed' }]));
   }
 
+  async probeEndpoints(network: NetworkDefinition, timeoutMs: number): Promise<EndpointHealth[]> {
+    const { endpoints } = this.clientsOf(asSolana(network));
+    const ping = (endpoint: SolanaEndpoint) => endpoint.rpc.call('getSlot', []);
+    await Promise.all(
+      endpoints
+        .clients()
+        .map((_, index) => endpoints.attempt(index, ping, timeoutMs).catch(() => undefined)),
+    );
+    return endpoints.report();
+  }
+
+  /** web3.js on the endpoint in use now (the first that is up). */
   connection(network: SolanaNetworkDefinition): Connection {
-    return this.clientsOf(network).connection;
+    return this.clientsOf(network).endpoints.active().connection;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -167,6 +200,8 @@ export class SolanaAdapter implements ChainAdapter {
     options: { preflight: boolean },
   ): Promise<SolanaSendResult> {
     try {
+      // On a transport failure the same bytes go to the next endpoint: same signature, so at
+      // most one transaction whichever endpoints received them.
       await this.clientsOf(network).rpc.call<string>('sendTransaction', [
         typeof wire === 'string' ? wire : wire.toString('base64'),
         {
@@ -282,30 +317,57 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   private clientsOf(network: SolanaNetworkDefinition): NetworkClients {
-    let clients = this.clients.get(network.chainKey);
+    // One set of clients per node list: networks on the same endpoints share it (and its health).
+    const key = network.rpcUrls.join(',');
+    let clients = this.clients.get(key);
     if (!clients) {
-      const rpc = new SolanaRpcClient(network.rpcUrl, this.config.chains.rpcTimeoutMs);
-      clients = {
-        connection: new Connection(network.rpcUrl, {
-          commitment: 'confirmed',
-          wsEndpoint: network.wsUrl,
-          disableRetryOnRateLimit: true,
-        }),
-        rpc,
-        statuses: new SignatureStatusBatcher(rpc),
+      const { rpcTimeoutMs, rpcFailoverCooldownMs } = this.config.chains;
+      const endpoints = new RpcEndpointPool<SolanaEndpoint>(
+        network.rpcUrls.map((url) => ({
+          url,
+          client: {
+            rpc: new SolanaRpcClient(url, rpcTimeoutMs),
+            connection: new Connection(url, {
+              commitment: 'confirmed',
+              wsEndpoint: network.wsUrl,
+              disableRetryOnRateLimit: true,
+            }),
+          },
+        })),
+        {
+          cooldownMs: rpcFailoverCooldownMs,
+          attemptTimeoutMs: rpcTimeoutMs,
+          isTransportFailure: (error) => error instanceof SolanaTransportError,
+          timeoutError: (ms) => new SolanaTransportError(`no answer in ${ms} ms`),
+          onTakenOut: (endpoint, error) =>
+            this.logger.warn(
+              takenOutMessage(network.network, endpoint, error, rpcFailoverCooldownMs),
+            ),
+        },
+      );
+      const rpc: SolanaRpc = {
+        call: (method, params) => endpoints.run((endpoint) => endpoint.rpc.call(method, params)),
       };
-      this.clients.set(network.chainKey, clients);
+      clients = { endpoints, rpc, statuses: new SignatureStatusBatcher(rpc) };
+      this.clients.set(key, clients);
     }
     return clients;
   }
 
+  /**
+   * Bounds a call. Each endpoint's attempt is bounded by RPC_TIMEOUT_MS, so a call that fails
+   * over may take that long once per endpoint.
+   */
   private call<T>(network: SolanaNetworkDefinition, work: Promise<T>): Promise<T> {
-    return withTimeout(work, this.config.chains.rpcTimeoutMs, network.network);
+    const budgetMs = this.config.chains.rpcTimeoutMs * network.rpcUrls.length;
+    return withTimeout(work, budgetMs, network.network);
   }
 
   /** After the worker's jobs have finished (they close in beforeApplicationShutdown). */
   onApplicationShutdown(): void {
-    for (const clients of this.clients.values()) clients.rpc.close();
+    for (const clients of this.clients.values()) {
+      for (const endpoint of clients.endpoints.clients()) endpoint.rpc.close();
+    }
   }
 }
 

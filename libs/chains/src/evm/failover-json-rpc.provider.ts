@@ -1,0 +1,78 @@
+import {
+  FetchRequest,
+  JsonRpcProvider,
+  type JsonRpcApiProviderOptions,
+  type JsonRpcPayload,
+  type JsonRpcResult,
+  type Network,
+} from 'ethers';
+import {
+  RpcEndpointPool,
+  type EndpointHealth,
+  type EndpointPoolOptions,
+} from '../rpc-endpoint-pool';
+
+/**
+ * One ethers provider over several RPC endpoints of one chain. Everything ethers sends goes
+ * through `_send`, one HTTP request (a single call or a batch): here it goes to the pool, which
+ * sends it to the first endpoint that is up and on a transport failure to the next. So every
+ * caller of the provider (reads, gas estimates, contract calls, raw batches of signed
+ * transactions) fails over, not only the adapter's own methods.
+ *
+ * ethers returns a node's JSON-RPC error answers from `_send` (it maps them afterwards); only a
+ * failed request throws there: an unreachable endpoint, a reset, a timeout, an HTTP error status.
+ * Those are the transport failures that take an endpoint out.
+ */
+export class FailoverJsonRpcProvider extends JsonRpcProvider {
+  private readonly endpoints: RpcEndpointPool<JsonRpcProvider>;
+
+  constructor(
+    urls: readonly string[],
+    network: Network,
+    options: JsonRpcApiProviderOptions,
+    pool: Omit<EndpointPoolOptions, 'isTransportFailure' | 'timeoutError'>,
+  ) {
+    super(urls[0], network, options);
+    this.endpoints = new RpcEndpointPool(
+      urls.map((url) => ({ url, client: endpointProvider(url, network, pool.attemptTimeoutMs) })),
+      { ...pool, isTransportFailure: () => true },
+    );
+  }
+
+  override _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    return this.endpoints.run((endpoint) => endpoint._send(payload));
+  }
+
+  /**
+   * Asks every endpoint for the chain id (each on its own, not failing over), records what
+   * answered and what did not, and reports them all.
+   */
+  async probeEndpoints(timeoutMs: number): Promise<EndpointHealth[]> {
+    const ping = { jsonrpc: '2.0' as const, id: 1, method: 'eth_chainId', params: [] };
+    await Promise.all(
+      this.endpoints
+        .clients()
+        .map((_, index) =>
+          this.endpoints
+            .attempt(index, (endpoint) => endpoint._send(ping), timeoutMs)
+            .catch(() => undefined),
+        ),
+    );
+    return this.endpoints.report();
+  }
+
+  override destroy(): void {
+    for (const endpoint of this.endpoints.clients()) endpoint.destroy();
+    super.destroy();
+  }
+}
+
+/**
+ * The provider of one endpoint: only its `_send` is used (one HTTP request), so it never polls
+ * nor batches by itself. Its request gives up when the pool's attempt does.
+ */
+function endpointProvider(url: string, network: Network, timeoutMs: number): JsonRpcProvider {
+  const request = new FetchRequest(url);
+  request.timeout = timeoutMs;
+  return new JsonRpcProvider(request, network, { staticNetwork: network });
+}

@@ -163,4 +163,43 @@ describe('Solana blockhash expiry', () => {
     );
     await stack.stopWorkers();
   });
+
+  it('fails, instead of re-signing, an operation past its deadline once its transaction expired unlanded', async () => {
+    const mint = new PublicKey(token);
+    const supplyBefore = (await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID))
+      .supply;
+    const [id, first] = await signAndCrash(async () => {
+      const response = await api.post(
+        `/tokens/${token}/mint`,
+        { amount: 5 },
+        { prefer: 'respond-async' },
+      );
+      expect(response.status).toBe(202);
+      return response.body.data.operation_id as string;
+    });
+    // As if its runs had been failing for an hour (OPERATION_DEADLINE_MS is 10 minutes).
+    const lastError = 'The Solana RPC could not be reached.';
+    await queryDatabase(
+      stack.services.databaseUrl,
+      `UPDATE operations SET attempts = 7, last_error = $2, retrying_since = now() - interval '1 hour'
+       WHERE id = $1`,
+      [id, lastError],
+    );
+    // Signed, so not failed yet: its transaction might land until its blockhash expires.
+    await waitPast(Number(first.last_valid_block_height));
+
+    await stack.startWorker();
+    const settled = await waitForSettled(id);
+    expect(settled).toMatchObject({ status: 'failed', tx_hash: null, signed_tx: null });
+    const view = await api.get(`/operations/${id}`);
+    expect(view.body.data.error).toEqual({
+      error: 'Bad gateway',
+      message: `retries exhausted: ${lastError}`,
+    });
+    expect(await signatureStatus(first.tx_hash!)).toBeNull();
+    expect((await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID)).supply).toBe(
+      supplyBefore,
+    );
+    await stack.stopWorkers();
+  });
 });

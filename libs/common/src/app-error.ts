@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   TOO_MANY_REQUESTS: { status: 429, error: 'Too many requests' },
   INTERNAL: { status: 500, error: 'Internal server error' },
   BAD_GATEWAY: { status: 502, error: 'Bad gateway' },
+  /** An operation whose transient failures (RPC down...) lasted past OPERATION_DEADLINE_MS. */
+  RETRIES_EXHAUSTED: { status: 502, error: 'Bad gateway' },
   SERVICE_UNAVAILABLE: { status: 503, error: 'Service unavailable' },
 } as const;
 

@@ -5,6 +5,7 @@
 export * from './app-error';
 export * from './asset-intent';
 export * from './bounded-cache';
+export * from './bounded-text';
 export * from './envelope';
 export * from './ids';
 export * from './logging';

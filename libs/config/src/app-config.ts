@@ -72,6 +72,12 @@ export interface AppConfig {
     reconcileAfterMs: number;
     /** EVM: how long to wait for a receipt before re-broadcasting the same bytes. */
     rebroadcastAfterMs: number;
+    /**
+     * How long an operation may keep failing transiently (RPC down...), from its first failed
+     * attempt, before it fails with RETRIES_EXHAUSTED (only while none of its transactions can
+     * still land).
+     */
+    operationDeadlineMs: number;
     /** Prometheus metrics of this worker on http://<metricsHost>:<metricsPort>/metrics (off when unset). */
     metricsPort?: number;
     metricsHost: string;

@@ -48,6 +48,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MASTER_KEYS: `a:${KEY},a:${OTHER}` })).toThrow(/repeats/);
   });
 
+  it('reads the operation deadline, ten minutes by default', () => {
+    expect(loadConfig({}).worker.operationDeadlineMs).toBe(600_000);
+    expect(loadConfig({ OPERATION_DEADLINE_MS: '3000' }).worker.operationDeadlineMs).toBe(3_000);
+    expect(() => loadConfig({ OPERATION_DEADLINE_MS: 'soon' })).toThrow(/OPERATION_DEADLINE_MS/);
+  });
+
   it('reads RPC URL overrides per network', () => {
     const config = loadConfig({ RPC_URL_POLYGON: 'https://polygon.example/rpc' });
     expect(config.chains.rpcUrlOverrides).toEqual({ polygon: ['https://polygon.example/rpc'] });

@@ -112,6 +112,12 @@ export function loadConfig(env: Env): AppConfig {
       reconcileIntervalMs: integer('RECONCILE_INTERVAL_MS', env.RECONCILE_INTERVAL_MS, 5_000, 100),
       reconcileAfterMs: integer('RECONCILE_AFTER_MS', env.RECONCILE_AFTER_MS, 30_000, 100),
       rebroadcastAfterMs: integer('REBROADCAST_AFTER_MS', env.REBROADCAST_AFTER_MS, 15_000, 100),
+      operationDeadlineMs: integer(
+        'OPERATION_DEADLINE_MS',
+        env.OPERATION_DEADLINE_MS,
+        600_000,
+        100,
+      ),
       metricsPort: env.WORKER_METRICS_PORT
         ? integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, 0, 1, 65535)
         : undefined,

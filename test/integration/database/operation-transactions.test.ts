@@ -64,6 +64,9 @@ describe('operation transactions', () => {
       createdAt: now,
       updatedAt: now,
       settledAt: null,
+      attempts: 0,
+      lastError: null,
+      retryingSince: null,
     };
     await operations.insert(dataSource.manager, operation);
     return operation;

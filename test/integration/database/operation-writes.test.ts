@@ -92,6 +92,9 @@ describe('operation writes', () => {
       result: null,
       errorCode: null,
       errorMessage: null,
+      attempts: 0,
+      lastError: null,
+      retryingSince: null,
       createdAt: now,
       updatedAt: now,
       settledAt: null,
@@ -185,6 +188,53 @@ describe('operation writes', () => {
     expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(true);
     expect(await settlements.confirm(tokenMint.id, {}, { kind: 'none' })).toBe(false);
     expect((await operations.findById(tokenMint.id))!.status).toBe('confirmed');
+  });
+
+  it('records each transient failure and tells when the deadline has passed', async () => {
+    const mint = await newOperation({ kind: 'token.mint' } as AssetIntent);
+    expect(await operations.recordRetry(mint.id, 'The base RPC did not answer', 60_000)).toEqual({
+      status: 'submitted',
+      attempts: 1,
+      pastDeadline: false,
+    });
+    const first = await operations.findById(mint.id);
+    expect(first).toMatchObject({ attempts: 1, lastError: 'The base RPC did not answer' });
+    expect(first!.retryingSince).toBeInstanceOf(Date);
+
+    // The deadline counts from the first failure, which later ones do not move.
+    await dataSource.query(
+      `UPDATE operations SET retrying_since = now() - interval '2 minutes' WHERE id = $1`,
+      [mint.id],
+    );
+    expect(await operations.recordRetry(mint.id, 'A connection failed', 60_000)).toEqual({
+      status: 'submitted',
+      attempts: 2,
+      pastDeadline: true,
+    });
+    expect(await operations.findById(mint.id)).toMatchObject({
+      attempts: 2,
+      lastError: 'A connection failed',
+    });
+
+    expect(await settlements.confirm(mint.id, {}, { kind: 'none' })).toBe(true);
+    expect(await operations.recordRetry(mint.id, 'too late', 60_000)).toBeNull();
+  });
+
+  it('fails an operation through failQueued only while it is queued', async () => {
+    const error = { code: 'RETRIES_EXHAUSTED' as const, message: 'retries exhausted: x' };
+    const signed = await newOperation({ kind: 'token.mint' } as AssetIntent);
+    expect(await operations.failQueued(signed.id, error)).toBe(false);
+    expect((await operations.findById(signed.id))!.status).toBe('submitted');
+
+    const queued = operationRow({ kind: 'token.mint' } as AssetIntent);
+    await operations.insert(dataSource.manager, { ...queued, status: 'queued', txHash: null });
+    expect(await operations.failQueued(queued.id, error)).toBe(true);
+    expect(await operations.findById(queued.id)).toMatchObject({
+      status: 'failed',
+      errorCode: 'RETRIES_EXHAUSTED',
+      errorMessage: 'retries exhausted: x',
+    });
+    expect(await operations.failQueued(queued.id, error)).toBe(false);
   });
 
   it('stores an operation with its metadata document, or neither', async () => {

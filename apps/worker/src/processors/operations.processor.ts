@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
-import { LogContext, METRICS } from '@app/common';
+import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
 import {
@@ -16,6 +16,9 @@ import {
   operationRetryDelay,
   type OperationJobData,
 } from '@app/queue';
+
+/** Error text in a log line: some errors embed whole transactions. */
+const LOGGED_ERROR_MAX = 500;
 
 /** Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS). */
 @Injectable()
@@ -57,7 +60,9 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
           settings: { backoffStrategy: operationRetryDelay },
         },
       );
-      worker.on('error', (error) => this.logger.error(`Queue ${network}: ${error.message}`));
+      worker.on('error', (error) =>
+        this.logger.error(`Queue ${network}: ${boundedText(error.message, LOGGED_ERROR_MAX)}`),
+      );
       this.workers.push(worker);
     }
     this.logger.log(`Taking operations of: ${this.networks().join(', ')}`);
@@ -73,8 +78,9 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       timer({ outcome: 'completed' });
     } catch (error) {
       timer({ outcome: 'retried' });
+      // The runner has logged a RetryLater already (warn for an operation's first attempts).
       const level = error instanceof RetryLater ? 'debug' : 'warn';
-      this.logger[level](`Job will be retried: ${String(error)}`);
+      this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
     }
   }

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Reconciler } from '@app/domain';
 
@@ -25,7 +26,7 @@ export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShut
       if (this.running) return;
       this.running = this.reconciler
         .reconcile()
-        .catch((error: unknown) => this.logger.warn(`Reconcile failed: ${String(error)}`))
+        .catch((error: unknown) => this.logger.warn(`Reconcile failed: ${boundedText(error, 500)}`))
         .finally(() => (this.running = undefined));
     }, this.config.worker.reconcileIntervalMs);
   }

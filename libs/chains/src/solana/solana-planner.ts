@@ -1,6 +1,6 @@
 import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, unpackAccount } from '@solana/spl-token';
-import { AppError, type AssetIntent, type AssetOutcome } from '@app/common';
+import { AppError, boundedText, type AssetIntent, type AssetOutcome } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
 import { solanaErrorToAppError } from './solana-errors';
 import type { SolanaAdapter } from './solana.adapter';
@@ -112,7 +112,7 @@ async function instructionsFor(
         authority: payer,
         mint: mintKey(),
         decimals: intent.decimals,
-        initialSupply: BigInt(intent.initialSupply),
+        initialSupply: u64(intent.initialSupply, 'initial supply'),
         metadata: { name: intent.name, symbol: intent.symbol, uri: intent.metadataUri },
         rentOf: await rentOf(),
       });
@@ -120,7 +120,8 @@ async function instructionsFor(
       return collectionCreateInstructions({
         authority: payer,
         mint: mintKey(),
-        maxSize: intent.maxSupply === '0' ? UNLIMITED_GROUP_SIZE : BigInt(intent.maxSupply),
+        maxSize:
+          intent.maxSupply === '0' ? UNLIMITED_GROUP_SIZE : u64(intent.maxSupply, 'max supply'),
         metadata: {
           name: intent.name,
           symbol: intent.symbol,
@@ -149,14 +150,15 @@ async function instructionsFor(
         authority: payer,
         mint: new PublicKey(intent.asset),
         recipient: new PublicKey(intent.recipient),
-        amount: BigInt(intent.amount),
+        amount: u64(intent.amount, 'amount'),
         decimals: decimalsOf(intent),
       });
     case 'token.burn':
     case 'token.transfer': {
       const mint = new PublicKey(intent.asset);
-      await checkBalance(adapter, network, payer, mint, BigInt(intent.amount));
-      const common = { owner: payer, mint, amount: BigInt(intent.amount) };
+      const amount = u64(intent.amount, 'amount');
+      await checkBalance(adapter, network, payer, mint, amount);
+      const common = { owner: payer, mint, amount };
       return intent.kind === 'token.burn'
         ? burnInstructions({ ...common, decimals: decimalsOf(intent) })
         : transferInstructions({
@@ -251,4 +253,19 @@ export function solanaOutcome(intent: AssetIntent, newMint: string | undefined):
     case 'nft.burn':
       return {};
   }
+}
+
+const U64_LIMIT = 2n ** 64n;
+
+/**
+ * A base-unit value as the u64 an instruction carries. spl-token's encoder would silently keep
+ * the low 64 bits of a larger value (2^64 + 5 mints 5), so out of range is refused here: a
+ * RangeError, which fails the operation at once (failure-classifier).
+ */
+function u64(value: string, what: string): bigint {
+  const parsed = BigInt(value);
+  if (parsed < 0n || parsed >= U64_LIMIT) {
+    throw new RangeError(`${what} ${boundedText(value, 40)} does not fit in a u64`);
+  }
+  return parsed;
 }

@@ -89,6 +89,18 @@ export class OperationEntity {
   @Column('text', { name: 'error_message', nullable: true })
   errorMessage!: string | null;
 
+  /** Runs of this operation that ended in a transient failure (RPC down...). */
+  @Column('integer', { default: 0 })
+  attempts!: number;
+
+  /** The last transient failure's reason: bounded, and fit for the client. */
+  @Column('text', { name: 'last_error', nullable: true })
+  lastError!: string | null;
+
+  /** When the first transient failure happened: OPERATION_DEADLINE_MS counts from here. */
+  @Column('timestamptz', { name: 'retrying_since', nullable: true })
+  retryingSince!: Date | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 

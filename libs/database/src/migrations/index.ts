@@ -2,6 +2,7 @@ import { AccountsKeysWallets1763800000000 } from './1763800000000-accounts-keys-
 import { OperationsAssets1763900000000 } from './1763900000000-operations-assets.migration';
 import { SolanaOperations1764000000000 } from './1764000000000-solana-operations.migration';
 import { OperationTransactions1765000000000 } from './1765000000000-operation-transactions.migration';
+import { OperationRetries1765100000000 } from './1765100000000-operation-retries.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   OperationsAssets1763900000000,
   SolanaOperations1764000000000,
   OperationTransactions1765000000000,
+  OperationRetries1765100000000,
 ];

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
-import { UNSETTLED_STATUSES, type ErrorCode } from '@app/common';
+import { UNSETTLED_STATUSES, type ErrorCode, type OperationStatus } from '@app/common';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { insertParts } from './insert-statement';
+import { returnedRows } from './returned-rows';
+
+/** Where an operation stands after a run that ended in a transient failure. */
+export interface RetryRecord {
+  status: OperationStatus;
+  /** Runs that ended in a transient failure, this one included. */
+  attempts: number;
+  /** Failing since longer than the deadline. */
+  pastDeadline: boolean;
+}
 
 export interface OperationPage {
   operations: OperationEntity[];
@@ -175,9 +185,26 @@ export class OperationRepository {
     error: { code: ErrorCode; message: string },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
+    return this.failFrom(UNSETTLED_STATUSES, id, error, manager);
+  }
+
+  /**
+   * queued -> failed: only while nothing of the operation is signed, so no transaction of it
+   * can still land. False when it was signed (or settled) first.
+   */
+  failQueued(id: string, error: { code: ErrorCode; message: string }): Promise<boolean> {
+    return this.failFrom(['queued'], id, error, this.dataSource.manager);
+  }
+
+  private async failFrom(
+    statuses: readonly OperationStatus[],
+    id: string,
+    error: { code: ErrorCode; message: string },
+    manager: EntityManager,
+  ): Promise<boolean> {
     const now = new Date();
     const update = await manager.getRepository(OperationEntity).update(
-      { id, status: In(UNSETTLED_STATUSES) },
+      { id, status: In(statuses) },
       {
         status: 'failed',
         errorCode: error.code,
@@ -187,6 +214,35 @@ export class OperationRepository {
       },
     );
     return update.affected === 1;
+  }
+
+  /**
+   * Records a run that ended in a transient failure, in one statement: one more attempt, its
+   * reason, and (the first time) when retrying began. Says whether the operation is now past
+   * its deadline, by Postgres's clock (one clock for every worker). Null once it is settled.
+   */
+  async recordRetry(
+    id: string,
+    lastError: string,
+    deadlineMs: number,
+  ): Promise<RetryRecord | null> {
+    const result: unknown[] = await this.dataSource.query(
+      `UPDATE operations
+       SET attempts = attempts + 1, last_error = $2,
+           retrying_since = COALESCE(retrying_since, now()), updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'signed', 'submitted')
+       RETURNING status, attempts,
+         retrying_since <= now() - $3::double precision * interval '1 millisecond' AS past_deadline`,
+      [id, lastError, deadlineMs],
+    );
+    const [row] = returnedRows<{
+      status: OperationStatus;
+      attempts: number;
+      past_deadline: boolean;
+    }>(result);
+    return row
+      ? { status: row.status, attempts: row.attempts, pastDeadline: row.past_deadline }
+      : null;
   }
 
   /** Unsettled operations not touched since the cutoff: the reconciler's work list. */

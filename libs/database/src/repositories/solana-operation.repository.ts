@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { returnedRows } from './returned-rows';
 
 export interface SolanaSignedTransaction {
   /** base64 wire bytes. */
@@ -74,8 +75,6 @@ export class SolanaOperationRepository {
   }
 }
 
-/** What `query` gives for an UPDATE ... RETURNING: [rows, affected] on Postgres. */
 function rowCount(result: unknown[]): number {
-  const rows = Array.isArray(result[0]) ? (result[0] as unknown[]) : result;
-  return rows.length;
+  return returnedRows(result).length;
 }

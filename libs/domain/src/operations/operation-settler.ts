@@ -1,5 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppError, BoundedCache, METRICS, newId, type AssetOutcome } from '@app/common';
+import {
+  AppError,
+  BoundedCache,
+  METRICS,
+  boundedText,
+  newId,
+  type AssetOutcome,
+  type ErrorCode,
+} from '@app/common';
 import {
   AssetRepository,
   OperationRepository,
@@ -10,6 +18,9 @@ import {
 } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { settledMessage, settlementOf } from './settlement';
+
+/** Node refusals and revert reasons can be long; the client gets at most this much of one. */
+const MAX_ERROR_MESSAGE = 500;
 
 /**
  * The last step of an operation: its confirmation with the asset rows it produced, atomically
@@ -44,14 +55,20 @@ export class OperationSettler {
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
-    const reason = { code: error.code, message: error.message };
+    const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason);
-    await this.announce(
-      operation.id,
-      failed
-        ? { ...operation, status: 'failed', errorCode: reason.code, errorMessage: reason.message }
-        : null,
-    );
+    await this.announce(operation.id, failed ? failedRow(operation, reason) : null);
+  }
+
+  /**
+   * Fails the operation only while it is `queued`: nothing of it is signed, so nothing can still
+   * land. False (and nothing announced) when it was signed or settled first: it goes on.
+   */
+  async failQueued(operation: OperationEntity, error: AppError): Promise<boolean> {
+    const reason = failureOf(error);
+    const failed = await this.operations.failQueued(operation.id, reason);
+    if (failed) await this.announce(operation.id, failedRow(operation, reason));
+    return failed;
   }
 
   /**
@@ -88,6 +105,18 @@ export class OperationSettler {
     if (!collection) throw new Error(`Collection ${intent.collection} is not recorded`);
     return collection;
   }
+}
+
+/** What the operation row keeps of an error: its code, and a message of bounded length. */
+function failureOf(error: AppError): { code: ErrorCode; message: string } {
+  return { code: error.code, message: boundedText(error.message, MAX_ERROR_MESSAGE) };
+}
+
+function failedRow(
+  operation: OperationEntity,
+  reason: { code: ErrorCode; message: string },
+): OperationEntity {
+  return { ...operation, status: 'failed', errorCode: reason.code, errorMessage: reason.message };
 }
 
 /** The asset rows a confirmed operation produces or changes. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, METRICS, newId, type AssetIntent } from '@app/common';
+import { AppError, METRICS, boundedText, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
 import {
   IdempotencyRepository,
@@ -68,6 +68,9 @@ export class OperationSubmitter {
       result: null,
       errorCode: null,
       errorMessage: null,
+      attempts: 0,
+      lastError: null,
+      retryingSince: null,
       createdAt: now,
       updatedAt: now,
       settledAt: null,
@@ -88,7 +91,7 @@ export class OperationSubmitter {
     });
     await this.queue.enqueue(operation).catch((error: unknown) => {
       this.logger.warn(
-        `Operation ${operation.id} saved but not enqueued (${String(error)}); the reconciler will.`,
+        `Operation ${operation.id} saved but not enqueued (${boundedText(error, 500)}); the reconciler will.`,
       );
     });
     return { operation, replayed: false };

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SigningKey } from 'ethers';
-import { AppError, METRICS } from '@app/common';
+import { AppError, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
@@ -18,11 +18,14 @@ import {
   type WalletSession,
 } from '@app/database';
 import { FaultInjection } from '../fault-injection';
+import { classifyFailure } from '../failure-classifier';
 import { ManagedSigner } from '../managed-signer';
+import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 
 const MAX_BATCH = 200;
 const MAX_FILLERS = 64;
+const LOGGED_ERROR_MAX = 500;
 
 interface PendingSend {
   operation: OperationEntity;
@@ -120,7 +123,7 @@ export class EvmSendPipeline {
             );
           });
         } catch (error) {
-          const failure = error instanceof Error ? error : new Error(String(error));
+          const failure = batchFailure(error);
           for (const item of batch) item.done(failure);
         }
       }
@@ -186,7 +189,9 @@ export class EvmSendPipeline {
     } catch (error) {
       // Unreachable node: these bytes may or may not have arrived. They are stored; each
       // operation's confirmation re-sends the same bytes.
-      this.logger.warn(`Broadcast on ${signer.network.network} failed: ${String(error)}`);
+      this.logger.warn(
+        `Broadcast on ${signer.network.network} failed: ${boundedText(error, LOGGED_ERROR_MAX)}`,
+      );
       for (const item of signed) item.done(undefined, stored(item, 'signed'));
       return;
     }
@@ -310,6 +315,18 @@ function stored(item: SignedSend, status: 'signed' | 'submitted'): OperationEnti
   };
 }
 
+/**
+ * A whole batch's failure is the wallet's (its lock, its key, its node), not one operation's
+ * input: it may fail an operation at once only when it is a definitive refusal. Anything else
+ * is a reason to retry, even if it looks deterministic.
+ */
+function batchFailure(error: unknown): Error {
+  if (error instanceof AppError || classifyFailure(error).kind === 'transient') {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  return new RetryLater('The transaction could not be signed.', { cause: error });
+}
+
 function refusal(network: EvmNetworkDefinition, message: string): string {
-  return `The ${network.network} node refused the transaction: ${message}`;
+  return `The ${network.network} node refused the transaction: ${boundedText(message, 300)}`;
 }

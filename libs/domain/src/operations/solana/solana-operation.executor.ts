@@ -3,8 +3,6 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, type AssetOutcome } from '@app/common';
 import {
   SolanaAdapter,
-  SolanaRpcError,
-  SolanaTransportError,
   ed25519Signer,
   instructionPrograms,
   isDefinitive,
@@ -29,6 +27,7 @@ import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
 import { ManagedSigner } from '../managed-signer';
 import { OperationSettler } from '../operation-settler';
+import { pastDeadline, retriesExhausted } from '../operation-deadline';
 import { RetryLater } from '../retry-later';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
@@ -76,19 +75,8 @@ export class SolanaOperationExecutor {
     private readonly faults: FaultInjection,
   ) {}
 
+  /** RPC faults are thrown as they are: the runner retries them (failure-classifier). */
   async execute(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
-    try {
-      await this.run(network, initial);
-    } catch (error) {
-      if (error instanceof SolanaTransportError || error instanceof SolanaRpcError) {
-        this.logger.warn(`Operation ${initial.id}: ${error.message}; retrying`);
-        throw new RetryLater(`Solana RPC: ${error.message}`);
-      }
-      throw error;
-    }
-  }
-
-  private async run(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
     let operation = initial;
     for (let signing = 0; signing <= MAX_SIGNINGS_PER_RUN; signing++) {
       let justSigned = false;
@@ -115,11 +103,21 @@ export class SolanaOperationExecutor {
         }
         case 'failed':
           return this.settler.fail(operation, verdict.error);
-        case 'expired':
-          this.logger.warn(
-            `Operation ${operation.id}: ${operation.txHash} expired unlanded; signing it anew`,
-          );
+        case 'expired': {
+          const expired = operation.txHash;
           operation = await this.reload(operation.id);
+          // Released unlanded, nothing of it can land any more: past the deadline the operation
+          // ends here, failed, instead of being signed again.
+          if (pastDeadline(operation.retryingSince, this.config.worker.operationDeadlineMs)) {
+            if (await this.settler.failQueued(operation, retriesExhausted(operation.lastError)))
+              return;
+            operation = await this.reload(operation.id);
+            continue;
+          }
+          this.logger.warn(
+            `Operation ${operation.id}: ${expired} expired unlanded; signing it anew`,
+          );
+        }
       }
     }
     throw new RetryLater(`Operation ${operation.id} expired ${MAX_SIGNINGS_PER_RUN} times`);

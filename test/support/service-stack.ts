@@ -13,6 +13,8 @@ export interface ServiceStack {
   env: Record<string, string>;
   /** With `rpcProxies: true`: the service reaches the chains through these, which can be cut. */
   rpcProxies: TcpProxy[];
+  /** With `redisProxy: true`: the service reaches Redis through this, which can be cut. */
+  redisProxy?: TcpProxy;
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** Stops every running worker (SIGTERM) and forgets them. */
@@ -33,6 +35,8 @@ export async function startServiceStack(
     chains?: LocalChainsOptions;
     /** Put a TCP proxy between the service and each chain endpoint (for RPC outages). */
     rpcProxies?: boolean;
+    /** Put a TCP proxy between the service (API and workers) and Redis (for Redis outages). */
+    redisProxy?: boolean;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
@@ -45,10 +49,12 @@ export async function startServiceStack(
   const [evmRpcUrl, solanaRpcUrl, solanaWsUrl] = rpcProxies.length
     ? rpcProxies.map((proxy) => proxy.url)
     : endpoints;
+  const redisProxy = options.redisProxy ? await startTcpProxy(services.redisUrl) : undefined;
+  const proxies = [...rpcProxies, ...(redisProxy ? [redisProxy] : [])];
   const env = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
+    REDIS_URL: redisProxy?.url ?? services.redisUrl,
     QUEUE_PREFIX: `ais-test-${port}`,
     API_PORT: String(port),
     LOCAL_EVM_RPC_URL: evmRpcUrl,
@@ -68,7 +74,7 @@ export async function startServiceStack(
     // Nothing of a failed start is left running: processes, proxies, chains, database.
     const started = starts.filter((start) => start.status === 'fulfilled');
     await Promise.all(started.map((start) => start.value.stop()));
-    await Promise.all(rpcProxies.map((proxy) => proxy.close()));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     await Promise.all([services.stop(), chains.stop()]);
     throw failed.reason;
   }
@@ -83,6 +89,7 @@ export async function startServiceStack(
     http: new HttpClient(`http://127.0.0.1:${port}`),
     env,
     rpcProxies,
+    redisProxy,
     startWorker: async (extraEnv) => {
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);
@@ -93,7 +100,7 @@ export async function startServiceStack(
     },
     stop: async () => {
       await Promise.all([api.stop(), ...stack.workers.map((worker) => worker.stop())]);
-      await Promise.all(rpcProxies.map((proxy) => proxy.close()));
+      await Promise.all(proxies.map((proxy) => proxy.close()));
       await Promise.all([services.stop(), chains.stop()]);
     },
   };

@@ -9,8 +9,11 @@ import {
   readTokenSupply,
   type NetworkDefinition,
 } from '@app/chains';
-import type { OperationEntity } from '@app/database';
-import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
+import {
+  OperationSubmitter,
+  type IdempotencyRequest,
+  type Submitted,
+} from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
 import type { CreateTokenInput, TokenAmountInput } from './asset-inputs';
 import { fromBaseUnits, toChainUnits } from './amounts';
@@ -130,7 +133,7 @@ export class TokenService {
     input: TokenAmountInput,
     kind: 'token.mint' | 'token.burn' | 'token.transfer',
     idempotency?: IdempotencyRequest,
-  ): Promise<{ operation: OperationEntity; replayed: boolean }> {
+  ): Promise<Submitted> {
     const { asset, network } = await this.locator.ownAsset(accountId, 'token', mint, input.network);
     const signer = await this.locator.managedWallet(accountId, network.family);
     if (kind === 'token.mint' && asset.owner !== signer) {

@@ -62,8 +62,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
       };
     }
     if (isDatabaseUnavailable(exception)) {
-      // A connection that failed or dropped: no statement of this request took effect, since
-      // every write is one statement or one transaction, which Postgres rolls back on its own.
+      // A connection that failed or dropped: what it was writing did not commit, and an
+      // operation is stored in one statement or one transaction, so it is all or nothing.
       return {
         status: 503,
         message:

@@ -15,6 +15,8 @@ export interface ServiceStack {
   rpcProxies: TcpProxy[];
   /** The same proxies by chain endpoint, in the order of the service's URL lists. */
   proxies: { evm: TcpProxy[]; solana: TcpProxy[]; solanaWs: TcpProxy[] };
+  /** With `redisProxy: true`: the service reaches Redis through this, which can be cut. */
+  redisProxy?: TcpProxy;
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** Stops every running worker (SIGTERM) and forgets them. */
@@ -39,6 +41,8 @@ export async function startServiceStack(
      * list (failover). The Solana WebSocket URL takes one.
      */
     rpcProxies?: boolean | number;
+    /** Put a TCP proxy between the service (API and workers) and Redis (for Redis outages). */
+    redisProxy?: boolean;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
@@ -61,10 +65,12 @@ export async function startServiceStack(
   const evmRpcUrl = urlsOf(evm, chains.evmRpcUrl);
   const solanaRpcUrl = urlsOf(solana, chains.solanaRpcUrl);
   const solanaWsUrl = urlsOf(solanaWs, chains.solanaWsUrl);
+  const redisProxy = options.redisProxy ? await startTcpProxy(services.redisUrl) : undefined;
+  const allProxies = [...rpcProxies, ...(redisProxy ? [redisProxy] : [])];
   const env = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
+    REDIS_URL: redisProxy?.url ?? services.redisUrl,
     QUEUE_PREFIX: `ais-test-${port}`,
     API_PORT: String(port),
     LOCAL_EVM_RPC_URL: evmRpcUrl,
@@ -84,7 +90,7 @@ export async function startServiceStack(
     // Nothing of a failed start is left running: processes, proxies, chains, database.
     const started = starts.filter((start) => start.status === 'fulfilled');
     await Promise.all(started.map((start) => start.value.stop()));
-    await Promise.all(rpcProxies.map((proxy) => proxy.close()));
+    await Promise.all(allProxies.map((proxy) => proxy.close()));
     await Promise.all([services.stop(), chains.stop()]);
     throw failed.reason;
   }
@@ -100,6 +106,7 @@ export async function startServiceStack(
     env,
     rpcProxies,
     proxies,
+    redisProxy,
     startWorker: async (extraEnv) => {
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);
@@ -110,7 +117,7 @@ export async function startServiceStack(
     },
     stop: async () => {
       await Promise.all([api.stop(), ...stack.workers.map((worker) => worker.stop())]);
-      await Promise.all(rpcProxies.map((proxy) => proxy.close()));
+      await Promise.all(allProxies.map((proxy) => proxy.close()));
       await Promise.all([services.stop(), chains.stop()]);
     },
   };

@@ -1,11 +1,19 @@
 import { createServer, connect, type Socket } from 'node:net';
 
-/** A TCP proxy in front of a chain's RPC whose link can be cut and restored, as in an outage. */
+/**
+ * A TCP proxy in front of a chain's RPC, Postgres or Redis whose link can be cut and restored, as
+ * in an outage.
+ */
 export interface TcpProxy {
   /** The target URL with its port replaced by the proxy's. */
   readonly url: string;
   /** Drops every open connection and resets new ones until restored. */
   cut(): void;
+  /**
+   * Drops every open connection and holds new ones open without a byte of answer until restored:
+   * a host that has gone silent, which only a client's own timeout ends.
+   */
+  stall(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -13,14 +21,19 @@ export interface TcpProxy {
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const sockets = new Set<Socket>();
-  let down = false;
+  let mode: 'up' | 'cut' | 'stalled' = 'up';
   const track = (socket: Socket): void => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   };
   const server = createServer((client) => {
-    if (down) {
+    if (mode === 'cut') {
       client.resetAndDestroy();
+      return;
+    }
+    if (mode === 'stalled') {
+      track(client);
+      client.on('error', () => undefined);
       return;
     }
     const upstream = connect(Number(target.port), target.hostname);
@@ -36,11 +49,15 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   return {
     url: targetUrl.replace(`:${target.port}`, `:${port}`),
     cut: () => {
-      down = true;
+      mode = 'cut';
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    stall: () => {
+      mode = 'stalled';
       for (const socket of sockets) socket.resetAndDestroy();
     },
     restore: () => {
-      down = false;
+      mode = 'up';
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -24,6 +24,11 @@ export interface AppConfig {
   databaseUrl: string;
   /** Postgres connections per process (api and each worker). */
   databasePoolSize: number;
+  /**
+   * How long to wait for a Postgres connection (a new one, or a free one from the pool) before
+   * failing: an unreachable database is a prompt 503, not a request that hangs.
+   */
+  databaseConnectTimeoutMs: number;
   redisUrl: string;
   crypto: {
     /** The key new secrets are encrypted under. */
@@ -58,6 +63,12 @@ export interface AppConfig {
   queue: {
     /** BullMQ key prefix (lets several deployments or test runs share one Redis). */
     prefix: string;
+    /**
+     * How long a request waits on Redis (to take a write's job, to subscribe to settlement news)
+     * before going on without it: the operation stays queued in Postgres and the reconciler
+     * enqueues it once Redis is back.
+     */
+    redisTimeoutMs: number;
   };
   worker: {
     /** The networks whose queues this worker takes (default: all). */

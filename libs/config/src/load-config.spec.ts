@@ -144,6 +144,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of/);
   });
 
+  it('bounds the waits on Postgres and Redis: 5 s to connect, 1 s for Redis by default', () => {
+    expect(loadConfig({}).databaseConnectTimeoutMs).toBe(5_000);
+    expect(loadConfig({}).queue.redisTimeoutMs).toBe(1_000);
+    const set = loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '2000', REDIS_TIMEOUT_MS: '250' });
+    expect(set.databaseConnectTimeoutMs).toBe(2_000);
+    expect(set.queue.redisTimeoutMs).toBe(250);
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(
+      /DATABASE_CONNECT_TIMEOUT_MS must be an integer/,
+    );
+    expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
+  });
+
   it('reads the per-key rate limit, 600 requests a minute by default', () => {
     expect(loadConfig({}).rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
     const config = loadConfig({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '10' });

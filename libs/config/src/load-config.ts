@@ -66,6 +66,13 @@ export function loadConfig(env: Env): AppConfig {
       : undefined,
     databaseUrl: url('DATABASE_URL', required('DATABASE_URL', fallback('DATABASE_URL'))),
     databasePoolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 200),
+    databaseConnectTimeoutMs: integer(
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      env.DATABASE_CONNECT_TIMEOUT_MS,
+      5_000,
+      100,
+      600_000,
+    ),
     redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),
     crypto: { activeKey, keys },
     chains: {
@@ -104,7 +111,10 @@ export function loadConfig(env: Env): AppConfig {
         env.PUBLIC_BASE_URL ?? `http://${env.API_HOST ?? '127.0.0.1'}:${env.API_PORT ?? 3000}`,
       ).replace(/\/+$/, ''),
     },
-    queue: { prefix: env.QUEUE_PREFIX || 'ais' },
+    queue: {
+      prefix: env.QUEUE_PREFIX || 'ais',
+      redisTimeoutMs: integer('REDIS_TIMEOUT_MS', env.REDIS_TIMEOUT_MS, 1_000, 50, 60_000),
+    },
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),
       concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 256, 1, 2000),

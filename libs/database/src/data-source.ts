@@ -2,7 +2,11 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string,
+  poolSize = 10,
+  connectTimeoutMs = 5_000,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -10,7 +14,9 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourc
     migrations: MIGRATIONS,
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize },
+    // connectionTimeoutMillis bounds both a new connection and the wait for a free pooled one:
+    // without it an unreachable (not refusing) database holds every request for good.
+    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs },
   };
 }
 

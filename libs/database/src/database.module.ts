@@ -34,7 +34,11 @@ const REPOSITORIES = [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        dataSourceOptions(config.databaseUrl, config.databasePoolSize),
+        dataSourceOptions(
+          config.databaseUrl,
+          config.databasePoolSize,
+          config.databaseConnectTimeoutMs,
+        ),
     }),
   ],
   providers: REPOSITORIES,

@@ -3,6 +3,7 @@
  * query. Imports only @app/config; never an app, the queue or the chains.
  */
 export * from './data-source';
+export * from './database-unavailable';
 export * from './database.module';
 export * from './entities';
 export * from './migrate';

@@ -7,5 +7,6 @@ export * from './operation-jobs';
 export * from './operation-queue';
 export * from './queue.module';
 export * from './redis-channel';
+export * from './redis-deadline';
 export * from './redis.module';
 export * from './settlement-channel';

@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
+import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
   removeOnComplete: true,
@@ -28,19 +29,29 @@ export class OperationQueue implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
+  /**
+   * Puts the operation's job on its queue, or fails within REDIS_TIMEOUT_MS (Redis away, or
+   * still connecting): the caller keeps the operation in Postgres for the reconciler.
+   */
   async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
-    await this.queue(operation.network).add(
+    const added = this.queue(operation.network).add(
       EXECUTE_OPERATION,
       { operationId: operation.id, requestId: LogContext.current()?.requestId },
       { ...JOB_OPTIONS, jobId: operation.id },
     );
+    await redisDeadline(added, this.config.queue.redisTimeoutMs, 'take the job');
   }
 
   queue(network: ConcreteNetwork): Queue<OperationJobData> {
     let queue = this.queues.get(network);
     if (!queue) {
       queue = LogContext.outside(() => {
-        this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
+        // No offline queue: while Redis is away a command fails at once instead of waiting
+        // for a reconnect (and piling up in memory); the reconciler enqueues later.
+        this.connection ??= new Redis(this.config.redisUrl, {
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: false,
+        });
         return new Queue<OperationJobData>(operationQueueName(network), {
           connection: this.connection,
           prefix: this.config.queue.prefix,

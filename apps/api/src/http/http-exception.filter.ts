@@ -8,7 +8,13 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, INVALID_BODY_MESSAGE } from '@app/common';
+import { isDatabaseUnavailable } from '@app/database';
 import { errorEnvelope } from './error-envelope';
+
+/** What a client is told to wait before retrying while Postgres is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** An outage fails every request: one log line per this long says so, not one per request. */
+const OUTAGE_LOG_EVERY_MS = 10_000;
 
 /**
  * The one place errors become responses. Domain errors keep their message; framework errors get
@@ -17,18 +23,28 @@ import { errorEnvelope } from './error-envelope';
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
+  private lastOutageLog = 0;
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, message, headers } = this.describe(exception, request);
-    if (status >= 500 && !(exception instanceof AppError)) {
+    if (status === 503 && !(exception instanceof AppError)) {
+      this.logOutage(exception);
+    } else if (status >= 500 && !(exception instanceof AppError)) {
       this.logger.error(
         `${request.method} ${request.url} failed [request ${request.id}]`,
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
     void reply.status(status).headers(headers).send(errorEnvelope(status, message));
+  }
+
+  private logOutage(exception: unknown): void {
+    const now = Date.now();
+    if (now - this.lastOutageLog < OUTAGE_LOG_EVERY_MS) return;
+    this.lastOutageLog = now;
+    this.logger.warn(`Postgres is unreachable; answering 503 (${String(exception)})`);
   }
 
   private describe(
@@ -43,6 +59,22 @@ export class HttpExceptionFilter implements ExceptionFilter {
         status: exception.getStatus(),
         message: httpMessage(exception, request),
         headers: {},
+      };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      // A connection that failed or dropped: what it was writing did not commit, and an
+      // operation is stored in one statement or one transaction, so it is all or nothing.
+      return {
+        status: 503,
+        message:
+          'The database is unavailable: nothing was accepted or changed. ' +
+          `Retry in ${DATABASE_RETRY_AFTER_SECONDS} s.`,
+        // no-store: a route that sets a cache lifetime (hosted metadata) must not have a
+        // shared cache keep the outage.
+        headers: {
+          'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+          'cache-control': 'no-store',
+        },
       };
     }
     const fastifyStatus = fastifyClientErrorStatus(exception);

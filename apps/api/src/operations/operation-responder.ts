@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, ok, type SuccessEnvelope } from '@app/common';
-import type { OperationEntity } from '@app/database';
+import { isDatabaseUnavailable } from '@app/database';
 import {
   SettlementWaiter,
   settlementOf,
   type IdempotencyRequest,
   type OperationView,
+  type Settlement,
+  type Submitted,
 } from '@app/domain';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -38,7 +40,7 @@ export class OperationResponder {
   async respond(
     request: FastifyRequest,
     reply: FastifyReply,
-    submitted: { operation: OperationEntity; replayed: boolean },
+    submitted: Submitted,
     done: string,
   ): Promise<SuccessEnvelope<OperationView>> {
     if (submitted.replayed) void reply.header('idempotent-replayed', 'true');
@@ -46,7 +48,7 @@ export class OperationResponder {
     const { id } = submitted.operation;
     const settlement = preferAsync
       ? settlementOf(submitted.operation)
-      : await this.waiter.wait(id, this.config.operations.syncWaitMs, !submitted.replayed);
+      : await this.settled(submitted);
     if (settlement.error) throw new AppError(settlement.error.code, settlement.error.message);
     if (settlement.status === 'confirmed') return ok(settlement.view, done);
     void reply.status(202);
@@ -55,5 +57,21 @@ export class OperationResponder {
       settlement.view,
       `Accepted: the operation is ${settlement.status}. Follow it at GET /operations/${id}.`,
     );
+  }
+
+  /**
+   * The operation once settled or as it stands after SYNC_WAIT_MS. As stored, at once, when no
+   * worker can take it yet (Redis did not take the job) or when Postgres goes away during the
+   * wait: it is accepted either way, and a 503 would tell the client to send it again.
+   */
+  private async settled(submitted: Submitted): Promise<Settlement> {
+    const { operation, replayed, enqueued } = submitted;
+    if (!enqueued) return settlementOf(operation);
+    try {
+      return await this.waiter.wait(operation.id, this.config.operations.syncWaitMs, !replayed);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return settlementOf(operation);
+      throw error;
+    }
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { REDIS } from '@app/queue';
+import { REDIS, redisDeadline } from '@app/queue';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -32,7 +32,7 @@ const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
 const KEY_PREFIX = 'ais:rate-limit:';
 
 /** A slow Redis must not slow every API call: past this the request goes through unlimited. */
-const REDIS_TIMEOUT_MS = 500;
+const COUNT_TIMEOUT_MS = 500;
 const WARN_EVERY_MS = 30_000;
 const LIVE_STATUSES = new Set(['ready', 'connect', 'connecting']);
 
@@ -55,9 +55,10 @@ export class RateLimitService {
     try {
       // While ioredis reconnects it would queue the command; answer at once instead.
       if (!LIVE_STATUSES.has(this.redis.status)) throw new Error(`connection ${this.redis.status}`);
-      const [count, ttlMs] = await withTimeout(
+      const [count, ttlMs] = await redisDeadline(
         this.run(KEY_PREFIX + id, windowSeconds * 1000),
-        REDIS_TIMEOUT_MS,
+        COUNT_TIMEOUT_MS,
+        'count the request',
       );
       return {
         allowed: count <= requests,
@@ -94,12 +95,4 @@ export class RateLimitService {
       `Rate limits are not enforced: Redis did not answer (${String(error)}). Requests go through.`,
     );
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@app/common';
-import { fromBaseUnits, toBaseUnits } from './amounts';
+import { fromBaseUnits, toBaseUnits, toChainUnits } from './amounts';
 
 describe('amounts', () => {
   it('converts numbers and decimal strings to base units', () => {
@@ -21,6 +21,40 @@ describe('amounts', () => {
   ])('refuses %p with %p decimals', (value, decimals, message) => {
     expect(() => toBaseUnits(value, decimals)).toThrow(AppError);
     expect(() => toBaseUnits(value, decimals)).toThrow(message);
+  });
+
+  describe('toChainUnits', () => {
+    const U64_MAX = 2n ** 64n - 1n;
+    const UINT256_MAX = 2n ** 256n - 1n;
+
+    it('takes up to the u64 maximum on Solana and the uint256 maximum on EVM', () => {
+      expect(toChainUnits('18446744073709.551615', 6, 'solana')).toBe(U64_MAX);
+      expect(toChainUnits(UINT256_MAX.toString(), 0, 'evm')).toBe(UINT256_MAX);
+      expect(toChainUnits(fromBaseUnits(UINT256_MAX, 18), 18, 'evm')).toBe(UINT256_MAX);
+    });
+
+    it('refuses one base unit more on Solana, naming the field and the limit', () => {
+      const call = () => toChainUnits('18446744073709.551616', 6, 'solana', 'amount');
+      expect(call).toThrow(AppError);
+      expect(call).toThrow(
+        'Invalid request body. amount is too large: a Solana token holds at most u64 ' +
+          '(18446744073709551615 base units), that is 18446744073709.551615 with 6 decimals.',
+      );
+    });
+
+    it('refuses an EVM amount that overflows uint256 once scaled by its decimals', () => {
+      // 10^60 whole tokens fit in a JSON string but not in uint256 with 18 decimals.
+      const call = () => toChainUnits(`1${'0'.repeat(60)}`, 18, 'evm');
+      expect(call).toThrow(AppError);
+      expect(call).toThrow(
+        /^Invalid request body\. amount is too large: an EVM token holds at most uint256 \(115792\d+ base units\)/,
+      );
+      expect(() => toChainUnits((UINT256_MAX + 1n).toString(), 0, 'evm')).toThrow(/too large/);
+    });
+
+    it('still applies the base rules first', () => {
+      expect(() => toChainUnits('0', 9, 'solana')).toThrow(/greater than 0/);
+    });
   });
 
   it('formats base units back without trailing zeros', () => {

@@ -1,4 +1,6 @@
 import { AppError } from '@app/common';
+import type { ChainFamily } from '@app/config';
+import { MAX_BASE_UNITS } from './chain-limits';
 
 const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 
@@ -25,6 +27,32 @@ export function toBaseUnits(value: number | string, decimals: number, field = 'a
   }
   const units = BigInt(whole + trimmed.padEnd(decimals, '0'));
   if (units <= 0n) throw AppError.badRequest(`${field} must be greater than 0.`);
+  return units;
+}
+
+const LIMIT_NAME: Readonly<Record<ChainFamily, string>> = {
+  solana: 'a Solana token holds at most u64',
+  evm: 'an EVM token holds at most uint256',
+};
+
+/**
+ * A client amount in base units, refused (400) where its chain cannot encode it: checked before
+ * anything is stored, so such a request never becomes an operation that can only fail.
+ */
+export function toChainUnits(
+  value: number | string,
+  decimals: number,
+  family: ChainFamily,
+  field = 'amount',
+): bigint {
+  const units = toBaseUnits(value, decimals, field);
+  const max = MAX_BASE_UNITS[family];
+  if (units > max) {
+    throw AppError.badRequest(
+      `${field} is too large: ${LIMIT_NAME[family]} (${max} base units), that is ` +
+        `${fromBaseUnits(max, decimals)} with ${decimals} decimals.`,
+    );
+  }
   return units;
 }
 

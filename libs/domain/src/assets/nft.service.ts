@@ -19,6 +19,7 @@ import {
 import { AssetEntity, AssetRepository, type NftItemEntity } from '@app/database';
 import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
+import { checkEvmTokenId } from './chain-limits';
 import type { CreateCollectionInput, MintNftInput, NftItemInput } from './asset-inputs';
 import { MetadataHost } from './metadata';
 
@@ -418,13 +419,6 @@ function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | 
     attributes: item.details.attributes,
     created_at: item.createdAt.toISOString(),
   };
-}
-
-/** EVM token ids are unsigned integers, written in decimal without leading zeros. */
-function checkEvmTokenId(tokenId: string, field: string): void {
-  if (!/^(0|[1-9]\d{0,77})$/.test(tokenId)) {
-    throw AppError.badRequest(`${field} must be a token id: a non-negative integer.`);
-  }
 }
 
 /** On Solana the metadata lives in the mint itself: its name, symbol and URI are the chain's. */

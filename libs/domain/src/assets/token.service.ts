@@ -4,17 +4,19 @@ import {
   EvmAdapter,
   NetworkRegistry,
   SolanaAdapter,
-  U64_MAX,
   metadataOf,
   readSolanaMint,
   readTokenSupply,
   type NetworkDefinition,
 } from '@app/chains';
-import type { OperationEntity } from '@app/database';
-import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
+import {
+  OperationSubmitter,
+  type IdempotencyRequest,
+  type Submitted,
+} from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
 import type { CreateTokenInput, TokenAmountInput } from './asset-inputs';
-import { fromBaseUnits, toBaseUnits } from './amounts';
+import { fromBaseUnits, toChainUnits } from './amounts';
 import { MetadataHost } from './metadata';
 
 const DEFAULT_DECIMALS = { solana: 9, evm: 18 } as const;
@@ -46,7 +48,7 @@ export class TokenService {
   async create(accountId: string, input: CreateTokenInput, idempotency?: IdempotencyRequest) {
     const network = this.networks.resolve(input.network);
     const decimals = input.decimals ?? DEFAULT_DECIMALS[network.family];
-    const initialSupply = fitsChain(network, toBaseUnits(input.amount, decimals));
+    const initialSupply = toChainUnits(input.amount, decimals, network.family);
     const document = this.metadata.host(accountId, {
       name: input.name,
       symbol: input.symbol,
@@ -131,7 +133,7 @@ export class TokenService {
     input: TokenAmountInput,
     kind: 'token.mint' | 'token.burn' | 'token.transfer',
     idempotency?: IdempotencyRequest,
-  ): Promise<{ operation: OperationEntity; replayed: boolean }> {
+  ): Promise<Submitted> {
     const { asset, network } = await this.locator.ownAsset(accountId, 'token', mint, input.network);
     const signer = await this.locator.managedWallet(accountId, network.family);
     if (kind === 'token.mint' && asset.owner !== signer) {
@@ -141,7 +143,7 @@ export class TokenService {
       );
     }
     const decimals = asset.decimals ?? 0;
-    const amount = fitsChain(network, toBaseUnits(input.amount, decimals)).toString();
+    const amount = toChainUnits(input.amount, decimals, network.family).toString();
     const recipient =
       kind === 'token.burn'
         ? undefined
@@ -185,14 +187,4 @@ export class TokenService {
     }
     return { supply: mint.supply, metadata: metadataOf(mint) };
   }
-}
-
-/** Solana amounts are u64 base units: more cannot exist on chain. */
-function fitsChain(network: NetworkDefinition, units: bigint): bigint {
-  if (network.family === 'solana' && units > U64_MAX) {
-    throw AppError.badRequest(
-      `amount exceeds what a Solana token can hold (${U64_MAX} base units).`,
-    );
-  }
-  return units;
 }

@@ -23,6 +23,18 @@ export interface Submission {
   metadata?: MetadataDocumentEntity;
 }
 
+/** What accepting a write did. */
+export interface Submitted {
+  operation: OperationEntity;
+  /** An earlier request's operation (an idempotent replay): nothing was written now. */
+  replayed: boolean;
+  /**
+   * False when Redis did not take the job in time: a worker cannot start the operation before
+   * the reconciler enqueues it, so there is no point waiting for it to settle.
+   */
+  enqueued: boolean;
+}
+
 export interface IdempotencyRequest {
   key: string;
   /** Method, path and body of the request: the same key with another request is a 409. */
@@ -46,10 +58,7 @@ export class OperationSubmitter {
   ) {}
 
   /** Returns the operation, and whether it is an earlier request's (an idempotent replay). */
-  async submit(
-    submission: Submission,
-    idempotency?: IdempotencyRequest,
-  ): Promise<{ operation: OperationEntity; replayed: boolean }> {
+  async submit(submission: Submission, idempotency?: IdempotencyRequest): Promise<Submitted> {
     const now = new Date();
     const operation: OperationEntity = {
       id: newId(),
@@ -77,7 +86,8 @@ export class OperationSubmitter {
     };
     if (idempotency) {
       const earlier = await this.insertClaimingKey(operation, submission, idempotency);
-      if (earlier) return { operation: earlier, replayed: true };
+      // Its first request enqueued it, or the reconciler will: as far as we know it can run.
+      if (earlier) return { operation: earlier, replayed: true, enqueued: true };
     } else {
       // One statement (with its metadata document): atomic without a transaction.
       await this.operations.insert(this.operations.manager(), operation, submission.metadata);
@@ -89,12 +99,16 @@ export class OperationSubmitter {
       kind: operation.kind,
       network: operation.network,
     });
-    await this.queue.enqueue(operation).catch((error: unknown) => {
-      this.logger.warn(
-        `Operation ${operation.id} saved but not enqueued (${boundedText(error, 500)}); the reconciler will.`,
-      );
-    });
-    return { operation, replayed: false };
+    const enqueued = await this.queue.enqueue(operation).then(
+      () => true,
+      (error: unknown) => {
+        this.logger.warn(
+          `Operation ${operation.id} saved but not enqueued (${boundedText(error, 500)}); the reconciler will.`,
+        );
+        return false;
+      },
+    );
+    return { operation, replayed: false, enqueued };
   }
 
   /**

@@ -1,6 +1,7 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { OperationRepository } from '@app/database';
-import { SettlementChannel } from '@app/queue';
+import { SettlementChannel, redisDeadline } from '@app/queue';
 import { readSettledMessage, settlementOf, type Settlement } from './settlement';
 
 const POLL_MS = 1_000;
@@ -16,6 +17,7 @@ export class SettlementWaiter implements OnApplicationShutdown {
   private unsubscribe?: Promise<() => void>;
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly operations: OperationRepository,
     private readonly channel: SettlementChannel,
   ) {}
@@ -25,11 +27,7 @@ export class SettlementWaiter implements OnApplicationShutdown {
    * wrote it, so the first read is skipped and the wait starts at once.
    */
   async wait(id: string, timeoutMs: number, fresh = false): Promise<Settlement> {
-    this.unsubscribe ??= this.channel.listen((message) => {
-      const news = readSettledMessage(message);
-      for (const wake of this.waiters.get(news?.id ?? '') ?? []) wake(news?.settlement);
-    });
-    await this.unsubscribe;
+    await this.listening();
     const deadline = Date.now() + timeoutMs;
     if (fresh && timeoutMs > 0) {
       const news = await this.sleepUntilSettled(id, Math.min(timeoutMs, POLL_MS));
@@ -45,6 +43,26 @@ export class SettlementWaiter implements OnApplicationShutdown {
       const news = await this.sleepUntilSettled(id, Math.min(left, POLL_MS));
       if (news) return news;
     }
+  }
+
+  /**
+   * Subscribes to settlement news once, waiting for it at most REDIS_TIMEOUT_MS: while Redis is
+   * away a wait goes on with Postgres polls alone (slower to notice, never stuck), and a failed
+   * subscription is tried again by the next wait.
+   */
+  private async listening(): Promise<void> {
+    if (!this.unsubscribe) {
+      const subscribing = this.channel.listen((message) => {
+        const news = readSettledMessage(message);
+        for (const wake of this.waiters.get(news?.id ?? '') ?? []) wake(news?.settlement);
+      });
+      this.unsubscribe = subscribing;
+      subscribing.catch(() => {
+        if (this.unsubscribe === subscribing) this.unsubscribe = undefined;
+      });
+    }
+    const ms = this.config.queue.redisTimeoutMs;
+    await redisDeadline(this.unsubscribe, ms, 'subscribe to settlements').catch(() => undefined);
   }
 
   /** Resolves with the settlement when the news carries it, else empty (read Postgres). */
@@ -64,7 +82,11 @@ export class SettlementWaiter implements OnApplicationShutdown {
   }
 
   // After the HTTP server has drained: requests still waiting on SIGTERM keep their wake-ups.
-  async onApplicationShutdown(): Promise<void> {
-    if (this.unsubscribe) (await this.unsubscribe)();
+  // Not awaited: a subscription still waiting for an unreachable Redis must not hold it up.
+  onApplicationShutdown(): void {
+    void this.unsubscribe?.then(
+      (unsubscribe) => unsubscribe(),
+      () => undefined,
+    );
   }
 }

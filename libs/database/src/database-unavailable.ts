@@ -1,0 +1,59 @@
+/**
+ * Whether an error means Postgres could not be reached or dropped the connection, as opposed to
+ * a query it refused. The first is an outage (the API answers 503, retry later); the second a
+ * bug or a constraint (500, or the caller's own mapping).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return causes(error).some(isConnectionFailure);
+}
+
+/** Socket errors of a connection that could not be made or was cut. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away or not taking connections: class 08 (connection
+ * exception), admin/crash shutdown, starting up, and a full connection table.
+ */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** node-postgres and pg-pool say these in words only, without a code. */
+const CONNECTION_MESSAGES = [
+  /^Connection terminated/, // unexpectedly, or due to connection timeout
+  /^timeout exceeded when trying to connect$/, // no pooled connection within the timeout
+  /^Client has encountered a connection error and is not queryable$/,
+];
+
+function isConnectionFailure(error: object): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) {
+      return true;
+    }
+  }
+  return typeof message === 'string' && CONNECTION_MESSAGES.some((known) => known.test(message));
+}
+
+/**
+ * The error and what it wraps: TypeORM's `driverError`, and an AggregateError's errors (a
+ * connect to a host with several addresses fails once per address). Not `cause`: a chain RPC's
+ * `fetch failed` carries its ECONNREFUSED there, and that is not the database.
+ */
+function causes(error: unknown, depth = 0): object[] {
+  if (typeof error !== 'object' || error === null || depth > 3) return [];
+  const { driverError } = error as { driverError?: unknown };
+  const nested: unknown[] =
+    error instanceof AggregateError ? [driverError, ...(error.errors as unknown[])] : [driverError];
+  return [error, ...nested.flatMap((inner) => causes(inner, depth + 1))];
+}

@@ -55,6 +55,48 @@ describe('API error handling', () => {
     });
   });
 
+  describe('when a registration cannot be finished', () => {
+    let app: NestFastifyApplication;
+    let http: HttpClient;
+
+    beforeAll(async () => {
+      ({ app, http } = await startApiInProcess(services));
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('leaves no account behind, so the same registration succeeds when retried', async () => {
+      const dataSource = app.get(DataSource);
+      // The session's insert fails: the account and its wallets must not stay without it.
+      await dataSource.query(`
+        CREATE FUNCTION refuse_session() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN RAISE EXCEPTION 'sessions are refused'; END $$;
+        CREATE TRIGGER refuse_session BEFORE INSERT ON sessions
+          FOR EACH ROW EXECUTE FUNCTION refuse_session();`);
+      const body = {
+        email: `half-${Date.now()}@example.com`,
+        password: 'correct horse battery staple',
+      };
+      try {
+        expect((await http.post('/account/register', body)).status).toBe(500);
+      } finally {
+        await dataSource.query(
+          `DROP TRIGGER refuse_session ON sessions; DROP FUNCTION refuse_session();`,
+        );
+      }
+      const [{ count }] = await dataSource.query<{ count: string }[]>(
+        'SELECT count(*) FROM accounts WHERE email = $1',
+        [body.email],
+      );
+      expect(count).toBe('0');
+      const retried = await http.post('/account/register', body);
+      expect(retried.status).toBe(200);
+      expect(retried.body.data.wallets).toHaveLength(2);
+    });
+  });
+
   describe('when something unexpected fails', () => {
     let app: NestFastifyApplication;
     let http: HttpClient;

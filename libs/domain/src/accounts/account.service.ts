@@ -7,6 +7,8 @@ import {
   ManagedWalletRepository,
   SessionRepository,
   type AccountEntity,
+  type ManagedWalletEntity,
+  type SessionEntity,
 } from '@app/database';
 import { hashPassword, verifyPassword } from '../security/password-hasher';
 import { newSessionToken, tokenHash } from '../security/tokens';
@@ -50,14 +52,18 @@ export class AccountService {
       createdAt: new Date(),
     };
     const wallets = this.managedWallets.generate(account.id);
+    const { session, row } = newSession(account.id, this.config.api.sessionTtlHours);
+    // The account, its wallets and its session are one transaction: a registration cut short
+    // (Postgres gone) leaves nothing, so the client's retry registers it anew.
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.accounts.insert(manager, account))) {
         throw AppError.conflict('An account with this email already exists.');
       }
       await this.wallets.insertMany(manager, wallets);
+      await this.sessions.insert(row, manager);
     });
     await this.managedWallets.fund(wallets);
-    return { account: await this.view(account.id), session: await this.openSession(account.id) };
+    return { account: accountView(account, wallets), session };
   }
 
   async login(
@@ -88,26 +94,40 @@ export class AccountService {
       this.wallets.listForAccount(accountId),
     ]);
     if (!account) throw AppError.notFound('Account not found.');
-    return {
-      id: account.id,
-      email: account.email,
-      wallets: wallets.map((wallet) => ({ network: wallet.family, public_key: wallet.address })),
-      created_at: account.createdAt.toISOString(),
-    };
+    return accountView(account, wallets);
   }
 
   private async openSession(accountId: string): Promise<Session> {
-    const token = newSessionToken();
-    const expiresAt = new Date(Date.now() + this.config.api.sessionTtlHours * 3600_000);
-    await this.sessions.insert({
-      id: newId(),
-      accountId,
-      tokenHash: tokenHash(token),
-      expiresAt,
-      createdAt: new Date(),
-    });
-    return { token, expiresAt };
+    const { session, row } = newSession(accountId, this.config.api.sessionTtlHours);
+    await this.sessions.insert(row);
+    return session;
   }
+}
+
+/** A new session: the token for the client, the row (its hash only) for Postgres. */
+function newSession(accountId: string, ttlHours: number): { session: Session; row: SessionEntity } {
+  const token = newSessionToken();
+  const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
+  const row = {
+    id: newId(),
+    accountId,
+    tokenHash: tokenHash(token),
+    expiresAt,
+    createdAt: new Date(),
+  };
+  return { session: { token, expiresAt }, row };
+}
+
+/** Wallets in the order the account's reads list them (solana, then evm). */
+function accountView(account: AccountEntity, wallets: ManagedWalletEntity[]): AccountView {
+  return {
+    id: account.id,
+    email: account.email,
+    wallets: [...wallets]
+      .sort((a, b) => (a.family < b.family ? 1 : a.family > b.family ? -1 : 0))
+      .map((wallet) => ({ network: wallet.family, public_key: wallet.address })),
+    created_at: account.createdAt.toISOString(),
+  };
 }
 
 function normalizeEmail(email: string): string {

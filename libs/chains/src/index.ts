@@ -16,6 +16,8 @@ export * from './rpc-error';
 export * from './solana/solana.adapter';
 export * from './solana/ed25519-signer';
 export * from './solana/legacy-message';
+export * from './solana/operation-memo';
+export * from './solana/priority-fee';
 export * from './solana/signature-status.batcher';
 export * from './solana/solana-errors';
 export * from './solana/solana-planner';

@@ -108,8 +108,16 @@ export interface AppConfig {
   solana: {
     /** The commitment a signature status must reach for an operation to be confirmed. */
     commitment: 'processed' | 'confirmed' | 'finalized';
-    /** Compute-unit price (priority fee) of every transaction; 0 sends none. */
+    /**
+     * The least compute-unit price (priority fee, micro-lamports) of every transaction; the
+     * network's recent fees raise it up to `priorityFeeMaxMicroLamports`. 0 with nothing above
+     * it sends none.
+     */
     priorityFeeMicroLamports: number;
+    /** The cap on the compute-unit price, however high the network's recent fees. */
+    priorityFeeMaxMicroLamports: number;
+    /** The percentile (1..100) of recent per-slot fees, for the written accounts, to match. */
+    priorityFeePercentile: number;
     /** Headroom over the simulated compute units, in percent. */
     computeUnitMarginPercent: number;
     /** A fixed compute-unit limit: when set, transactions are not simulated to size it. */

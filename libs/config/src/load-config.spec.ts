@@ -104,10 +104,12 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads the Solana send settings, confirmed commitment and no priority fee by default', () => {
+  it('reads the Solana send settings: confirmed commitment, no priority fee floor by default', () => {
     expect(loadConfig({}).solana).toEqual({
       commitment: 'confirmed',
       priorityFeeMicroLamports: 0,
+      priorityFeeMaxMicroLamports: 1_000_000,
+      priorityFeePercentile: 75,
       computeUnitMarginPercent: 20,
       computeUnitLimit: undefined,
       rebroadcastMs: 2_000,
@@ -125,6 +127,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SOLANA_COMMITMENT: 'max' })).toThrow(/SOLANA_COMMITMENT/);
     expect(() => loadConfig({ SOLANA_COMPUTE_UNIT_LIMIT: '2000000' })).toThrow(
       /SOLANA_COMPUTE_UNIT_LIMIT/,
+    );
+  });
+
+  it('reads the priority fee bounds: a floor, a cap not below it, a percentile 1..100', () => {
+    expect(
+      loadConfig({
+        SOLANA_PRIORITY_FEE_MICROLAMPORTS: '100',
+        SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS: '50000',
+        SOLANA_PRIORITY_FEE_PERCENTILE: '90',
+      }).solana,
+    ).toMatchObject({
+      priorityFeeMicroLamports: 100,
+      priorityFeeMaxMicroLamports: 50_000,
+      priorityFeePercentile: 90,
+    });
+    // A floor above the default cap lifts the cap with it.
+    expect(
+      loadConfig({ SOLANA_PRIORITY_FEE_MICROLAMPORTS: '2000000' }).solana
+        .priorityFeeMaxMicroLamports,
+    ).toBe(2_000_000);
+    expect(() =>
+      loadConfig({
+        SOLANA_PRIORITY_FEE_MICROLAMPORTS: '5000',
+        SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS: '4000',
+      }),
+    ).toThrow(/SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS/);
+    expect(() => loadConfig({ SOLANA_PRIORITY_FEE_PERCENTILE: '0' })).toThrow(
+      /SOLANA_PRIORITY_FEE_PERCENTILE/,
+    );
+    expect(() => loadConfig({ SOLANA_PRIORITY_FEE_PERCENTILE: '101' })).toThrow(
+      /SOLANA_PRIORITY_FEE_PERCENTILE/,
     );
   });
 

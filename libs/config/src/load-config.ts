@@ -145,12 +145,7 @@ export function loadConfig(env: Env): AppConfig {
         'confirmed',
         'finalized',
       ] as const),
-      priorityFeeMicroLamports: integer(
-        'SOLANA_PRIORITY_FEE_MICROLAMPORTS',
-        env.SOLANA_PRIORITY_FEE_MICROLAMPORTS,
-        0,
-        0,
-      ),
+      ...solanaPriorityFee(env),
       computeUnitMarginPercent: integer(
         'SOLANA_COMPUTE_UNIT_MARGIN_PERCENT',
         env.SOLANA_COMPUTE_UNIT_MARGIN_PERCENT,
@@ -197,6 +192,47 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
     throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${value}")`);
   }
   return value as T;
+}
+
+/**
+ * The compute-unit price bounds. The default cap, 1,000,000 micro-lamports (1 lamport) per unit,
+ * bounds what following the network can cost: about 0.0001 SOL on a 100k-unit transaction, some
+ * twenty base fees, however wildly a few slots' bidding spikes; below it, the fee follows.
+ */
+function solanaPriorityFee(env: Env): {
+  priorityFeeMicroLamports: number;
+  priorityFeeMaxMicroLamports: number;
+  priorityFeePercentile: number;
+} {
+  const floor = integer(
+    'SOLANA_PRIORITY_FEE_MICROLAMPORTS',
+    env.SOLANA_PRIORITY_FEE_MICROLAMPORTS,
+    0,
+    0,
+  );
+  const max = integer(
+    'SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS',
+    env.SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS,
+    Math.max(1_000_000, floor),
+    0,
+  );
+  if (max < floor) {
+    throw new ConfigError(
+      'SOLANA_PRIORITY_FEE_MAX_MICROLAMPORTS',
+      `must be at least SOLANA_PRIORITY_FEE_MICROLAMPORTS (${floor}) (got "${max}")`,
+    );
+  }
+  return {
+    priorityFeeMicroLamports: floor,
+    priorityFeeMaxMicroLamports: max,
+    priorityFeePercentile: integer(
+      'SOLANA_PRIORITY_FEE_PERCENTILE',
+      env.SOLANA_PRIORITY_FEE_PERCENTILE,
+      75,
+      1,
+      100,
+    ),
+  };
 }
 
 function integer(

@@ -1,9 +1,11 @@
 import {
   AddressLookupTableProgram,
+  ComputeBudgetProgram,
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
   SendTransactionError,
+  TransactionInstruction,
   SystemProgram,
   Transaction,
   sendAndConfirmTransaction,
@@ -11,7 +13,6 @@ import {
   VersionedTransaction,
   type AddressLookupTableAccount,
   type Connection,
-  type TransactionInstruction,
 } from '@solana/web3.js';
 import {
   ExtensionType,
@@ -196,6 +197,55 @@ describe('Solana RPC over litesvm, driven by web3.js and spl-token', () => {
     expect(second).toBe(first);
     expect(third).toBe(first);
     expect(await connection.getBalance(recipient)).toBe(LAMPORTS_PER_SOL);
+  });
+
+  it('reports recent prioritization fees per slot, and per write-locked account', async () => {
+    const [hot, cold] = [Keypair.generate().publicKey, Keypair.generate().publicKey];
+    const other = await fundedKeypair(connection);
+    const latest = await connection.getLatestBlockhash();
+    const pay = (from: Keypair, to: PublicKey, microLamports: number) => {
+      const tx = new Transaction({ feePayer: from.publicKey, ...latest }).add(
+        ComputeBudgetProgram.setComputeUnitPrice({ microLamports }),
+        SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: 1_000_000 }),
+      );
+      tx.sign(from);
+      return connection.sendRawTransaction(tx.serialize());
+    };
+    // Sent together, so that they mostly land in one slot: its lowest price is then 0.
+    const [paid, free] = await Promise.all([pay(payer, hot, 5_000), pay(other, cold, 0)]);
+    const slotOf = async (signature: string) =>
+      (await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.slot;
+    const [paidSlot, freeSlot] = await Promise.all([slotOf(paid), slotOf(free)]);
+    const feesAt = async (slot: number, accounts?: PublicKey[]) =>
+      (
+        await connection.getRecentPrioritizationFees(
+          accounts ? { lockedWritableAccounts: accounts } : undefined,
+        )
+      ).find((entry) => entry.slot === slot)?.prioritizationFee;
+
+    // Locking the hot account took 5,000 in its slot, whatever else landed there for less.
+    expect(await feesAt(paidSlot, [hot])).toBe(5_000);
+    expect(await feesAt(paidSlot, [cold, hot])).toBe(5_000);
+    expect(await feesAt(freeSlot, [cold])).toBe(0);
+    // The slot's own figure is its lowest price.
+    expect(await feesAt(paidSlot)).toBe(paidSlot === freeSlot ? 0 : 5_000);
+  });
+
+  it('runs SPL Memo v2 without signer accounts and shows the memo in the address history', async () => {
+    const memo = new TransactionInstruction({
+      programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'),
+      keys: [],
+      data: Buffer.from('ais:memo-test', 'utf8'),
+    });
+    const signature = await sendAndConfirmTransaction(connection, new Transaction().add(memo), [
+      payer,
+    ]);
+    const fetched = await connection.getTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(fetched?.meta?.logMessages).toContain('Program log: ais:memo-test');
+    const [latest] = await connection.getSignaturesForAddress(payer.publicKey, { limit: 1 });
+    expect(latest).toMatchObject({ signature, memo: '[13] ais:memo-test' });
   });
 
   it('issues a Token-2022 token with metadata: mint, transfer, burn, read back', async () => {

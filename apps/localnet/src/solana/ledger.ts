@@ -9,6 +9,7 @@ import bs58 from 'bs58';
 import { createHash } from 'node:crypto';
 import { BlockhashTable } from './blockhash-table';
 import { Faucet } from './faucet';
+import { PriorityFeeTable } from './priority-fee-table';
 import { resolveAccountKeys, type ResolvedKeys } from './account-keys';
 import type {
   AccountState,
@@ -71,7 +72,7 @@ export class Ledger {
   private readonly faucet = new Faucet();
   private readonly listeners: LedgerListener[] = [];
   private readonly knownAddresses = new Set<string>();
-  private readonly minPriorityFeeBySlot = new Map<number, bigint>();
+  private readonly priorityFees = new PriorityFeeTable();
   private readonly slotHashes: SlotHashInput[] = [];
   private readonly slotsPerEpoch: number;
   private currentSlot = 0;
@@ -125,7 +126,7 @@ export class Ledger {
     this.svm.expireBlockhash();
     this.issueBlockhash();
     this.blockhashes.prune(this.currentSlot);
-    this.minPriorityFeeBySlot.delete(this.currentSlot - MAX_PROCESSING_AGE);
+    this.priorityFees.prune(this.currentSlot - MAX_PROCESSING_AGE + 1);
     this.notify((listener) => listener.onSlot?.(this.currentSlot));
   }
 
@@ -178,15 +179,22 @@ export class Ledger {
     return this.store.signaturesFor(address);
   }
 
-  /** Per recent slot, the lowest compute-unit price paid in it (0 where nothing paid one). */
-  recentPrioritizationFees(): { slot: number; prioritizationFee: number }[] {
+  /**
+   * Per recent slot, the compute-unit price it took to land there: the lowest paid in the slot,
+   * or, given accounts, the highest of that and the lowest paid by the slot's transactions
+   * writing each of them (0 where nothing landed).
+   */
+  recentPrioritizationFees(accounts: readonly string[] = []): {
+    slot: number;
+    prioritizationFee: number;
+  }[] {
     const fees: { slot: number; prioritizationFee: number }[] = [];
     for (
       let slot = Math.max(0, this.currentSlot - MAX_PROCESSING_AGE + 1);
       slot <= this.currentSlot;
       slot++
     ) {
-      fees.push({ slot, prioritizationFee: Number(this.minPriorityFeeBySlot.get(slot) ?? 0n) });
+      fees.push({ slot, prioritizationFee: Number(this.priorityFees.feeAt(slot, accounts)) });
     }
     return fees;
   }
@@ -359,8 +367,12 @@ export class Ledger {
     this.transactions++;
     this.changes++;
     for (const address of keys.accountKeys) this.knownAddresses.add(address);
-    this.notePriorityFee(tx);
     const writableKeys = keys.accountKeys.filter((_, i) => keys.writable[i]);
+    this.priorityFees.note(
+      this.currentSlot,
+      readComputeBudget(tx).microLamportsPerUnit,
+      writableKeys,
+    );
     this.notify((listener) => listener.onTransaction?.(record, writableKeys));
     return { status: 'landed', record };
   }
@@ -404,13 +416,6 @@ export class Ledger {
     if (!nonce || nonce.owner !== SYSTEM_PROGRAM || nonce.data.length !== NONCE_ACCOUNT_SIZE)
       return false;
     return bs58.encode(nonce.data.subarray(40, 72)) === tx.recentBlockhash;
-  }
-
-  private notePriorityFee(tx: WireTransaction): void {
-    const price = readComputeBudget(tx).microLamportsPerUnit;
-    const current = this.minPriorityFeeBySlot.get(this.currentSlot);
-    if (current === undefined || price < current)
-      this.minPriorityFeeBySlot.set(this.currentSlot, price);
   }
 
   private topUpFaucet(lamports: bigint): void {

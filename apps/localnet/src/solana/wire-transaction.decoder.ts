@@ -13,6 +13,10 @@ import { RpcError, RpcErrorCode } from './rpc.errors';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+const MEMO_PROGRAMS = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
 
 export interface MessageHeader {
   numRequiredSignatures: number;
@@ -238,4 +242,17 @@ export function computeFee(
     budget.unitLimit ?? Math.min(MAX_UNITS, nonBudget * DEFAULT_UNITS_PER_INSTRUCTION),
   );
   return base + (budget.microLamportsPerUnit * units + 999_999n) / 1_000_000n;
+}
+
+/**
+ * The memos a transaction carries, as getSignaturesForAddress shows them: `[length] text` per
+ * memo instruction, joined by `; `, or null without one.
+ */
+export function readMemos(
+  tx: Pick<WireTransaction, 'staticAccounts' | 'instructions'>,
+): string | null {
+  const memos = tx.instructions
+    .filter((ix) => MEMO_PROGRAMS.has(tx.staticAccounts[ix.programIdIndex]))
+    .map((ix) => `[${ix.data.length}] ${Buffer.from(ix.data).toString('utf8')}`);
+  return memos.length ? memos.join('; ') : null;
 }

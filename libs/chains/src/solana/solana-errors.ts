@@ -90,8 +90,14 @@ function tokenProgramError(
     default:
       break;
   }
-  // An account that does not exist or is not a token account: nothing held.
-  if (name === 'UninitializedAccount' || name === 'InvalidAccountData') {
+  // An account that does not exist or is not a token account: nothing held. A token account
+  // closed since the transaction was planned (an identical transfer or burn landed first) is
+  // the System program's again, which Token-2022 refuses as IncorrectProgramId.
+  if (
+    name === 'UninitializedAccount' ||
+    name === 'InvalidAccountData' ||
+    name === 'IncorrectProgramId'
+  ) {
     if (nft) return new AppError('FORBIDDEN', 'The managed wallet does not hold this item.');
     if (intent.kind === 'token.burn' || intent.kind === 'token.transfer') {
       return AppError.conflict(

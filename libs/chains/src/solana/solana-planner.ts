@@ -7,6 +7,8 @@ import type { SolanaAdapter } from './solana.adapter';
 import { groupOf, mintOf } from './solana-reads';
 import { unsignedWire } from './ed25519-signer';
 import { compileLegacyMessage, withComputeUnitLimit, type CompiledMessage } from './legacy-message';
+import { operationMemo } from './operation-memo';
+import { priorityFeeFrom, writableAccounts } from './priority-fee';
 import {
   UNLIMITED_GROUP_SIZE,
   burnInstructions,
@@ -24,7 +26,12 @@ export const MAX_COMPUTE_UNITS = 1_400_000;
 const COMPUTE_UNIT_FLOOR = 1_000;
 
 export interface SolanaSendSettings {
+  /** The least compute-unit price (micro-lamports) paid; the network's recent fees raise it. */
   priorityFeeMicroLamports: number;
+  /** The most compute-unit price paid, however high the network's recent fees. */
+  priorityFeeMaxMicroLamports: number;
+  /** Which percentile of the recent per-slot fees of the written accounts to match. */
+  priorityFeePercentile: number;
   computeUnitMarginPercent: number;
   /** Fixed limit; when absent the limit is sized by simulation. */
   computeUnitLimit?: number;
@@ -47,11 +54,16 @@ export function needsNewMint(intent: AssetIntent): boolean {
  * anything is signed (balance too low, item burned or not held, collection full) is checked and
  * mapped to the client's error; simulation then sizes the compute-unit limit and refuses what
  * would fail, so a program error is known before anything is sent.
+ *
+ * The transaction ends with a memo naming the operation (so no two operations share a
+ * signature), and pays the compute-unit price the network's recent fees call for, read at each
+ * signing: a re-signing after an expired blockhash is priced anew.
  */
 export async function planSolanaTransaction(
   adapter: SolanaAdapter,
   network: SolanaNetworkDefinition,
   signer: string,
+  operationId: string,
   intent: AssetIntent,
   newMint: string | undefined,
   settings: SolanaSendSettings,
@@ -60,18 +72,17 @@ export async function planSolanaTransaction(
   const instructions = await instructionsFor(adapter, network, payer, intent, newMint, {
     checkGroupSize: settings.computeUnitLimit !== undefined,
   });
-  const blockhash = await adapter.latestBlockhash(network);
+  const [blockhash, microLamports] = await Promise.all([
+    adapter.latestBlockhash(network),
+    computeUnitPrice(adapter, network, writableAccounts(payer, instructions), settings),
+  ]);
   const fixed = settings.computeUnitLimit;
+  // The memo is part of what simulation measures, so the sized limit covers it.
   const message = compileLegacyMessage(payer, blockhash.blockhash, [
     ComputeBudgetProgram.setComputeUnitLimit({ units: fixed ?? MAX_COMPUTE_UNITS }),
-    ...(settings.priorityFeeMicroLamports > 0
-      ? [
-          ComputeBudgetProgram.setComputeUnitPrice({
-            microLamports: settings.priorityFeeMicroLamports,
-          }),
-        ]
-      : []),
+    ...(microLamports > 0 ? [ComputeBudgetProgram.setComputeUnitPrice({ microLamports })] : []),
     ...instructions,
+    operationMemo(operationId),
   ]);
   if (fixed !== undefined) return { message, lastValidBlockHeight: blockhash.lastValidBlockHeight };
 
@@ -91,6 +102,22 @@ export async function planSolanaTransaction(
     message: withComputeUnitLimit(message, units),
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
   };
+}
+
+/** The compute-unit price; no fee lookup when the cap leaves nothing above the floor. */
+async function computeUnitPrice(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  writable: string[],
+  settings: SolanaSendSettings,
+): Promise<number> {
+  const policy = {
+    floorMicroLamports: settings.priorityFeeMicroLamports,
+    maxMicroLamports: settings.priorityFeeMaxMicroLamports,
+    percentile: settings.priorityFeePercentile,
+  };
+  if (policy.maxMicroLamports <= policy.floorMicroLamports) return priorityFeeFrom([], policy);
+  return priorityFeeFrom(await adapter.recentPrioritizationFees(network, writable), policy);
 }
 
 async function instructionsFor(

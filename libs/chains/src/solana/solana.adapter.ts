@@ -30,6 +30,11 @@ const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const DEV_FUNDING_LAMPORTS = 100 * LAMPORTS_PER_SOL;
 /** A blockhash is reused this long: every send of a burst shares one getLatestBlockhash. */
 const BLOCKHASH_CACHE_MS = 250;
+/**
+ * Recent prioritization fees are reused this long (per network and account set): a burst of
+ * signings shares one lookup, and a re-signing a blockhash's lifetime later reads fresh ones.
+ */
+const PRIORITY_FEES_CACHE_MS = 1_000;
 /** JSON-RPC code of a refused preflight (the error carries the simulation). */
 const PREFLIGHT_FAILURE = -32002;
 /** Node-side conditions that pass (unhealthy or lagging node, rate limit): retried, not refusals. */
@@ -78,6 +83,7 @@ export class SolanaAdapter implements ChainAdapter {
   readonly family = 'solana' as const;
   private readonly logger = new Logger(SolanaAdapter.name);
   private readonly clients = new Map<string, NetworkClients>();
+  private readonly priorityFees = new Map<string, { at: number; value: Promise<number[]> }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -170,6 +176,42 @@ export class SolanaAdapter implements ChainAdapter {
     value.catch(() => {
       if (clients.blockhash?.value === value) clients.blockhash = undefined;
     });
+    return value;
+  }
+
+  /**
+   * The compute-unit prices (micro-lamports) recent slots took to land a transaction writing
+   * these accounts, one per slot (getRecentPrioritizationFees). A node that refuses the method
+   * (a JSON-RPC error: not offered, or rate-limited) answers nothing, and the floor is paid; a
+   * node that cannot be reached fails the signing like any other read.
+   */
+  recentPrioritizationFees(
+    network: SolanaNetworkDefinition,
+    writable: string[],
+  ): Promise<number[]> {
+    const key = `${network.chainKey}|${[...writable].sort().join(',')}`;
+    const now = Date.now();
+    const cached = this.priorityFees.get(key);
+    if (cached && now - cached.at < PRIORITY_FEES_CACHE_MS) return cached.value;
+    // Entries sit in the order they were made: the stale ones are at the front.
+    for (const [old, entry] of this.priorityFees) {
+      if (now - entry.at < PRIORITY_FEES_CACHE_MS) break;
+      this.priorityFees.delete(old);
+    }
+    const value = this.rpc<{ slot: number; prioritizationFee: number }[]>(
+      network,
+      'getRecentPrioritizationFees',
+      [writable],
+    ).then(
+      (slots) => slots.map((slot) => slot.prioritizationFee),
+      (error: unknown) => {
+        if (error instanceof SolanaRpcError) return [];
+        if (this.priorityFees.get(key)?.value === value) this.priorityFees.delete(key);
+        throw error;
+      },
+    );
+    this.priorityFees.delete(key);
+    this.priorityFees.set(key, { at: now, value });
     return value;
   }
 

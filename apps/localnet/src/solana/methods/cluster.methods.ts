@@ -79,14 +79,11 @@ export function clusterMethods(ledger: Ledger): Record<string, RpcMethod> {
     },
     getRecentPrioritizationFees: (params) => {
       const addresses = params[0];
-      if (addresses !== undefined && addresses !== null) {
-        if (!Array.isArray(addresses))
-          throw RpcError.invalidParams('Invalid params: expected an array of addresses');
-        if (addresses.length > 128)
-          throw RpcError.invalidParams('Too many inputs provided; max 128');
-        addresses.forEach(asPubkey);
-      }
-      return ledger.recentPrioritizationFees();
+      if (addresses === undefined || addresses === null) return ledger.recentPrioritizationFees();
+      if (!Array.isArray(addresses))
+        throw RpcError.invalidParams('Invalid params: expected an array of addresses');
+      if (addresses.length > 128) throw RpcError.invalidParams('Too many inputs provided; max 128');
+      return ledger.recentPrioritizationFees(addresses.map(asPubkey));
     },
     getMinimumBalanceForRentExemption: (params) => {
       const length = u64Param(params, 0, 'dataLength');

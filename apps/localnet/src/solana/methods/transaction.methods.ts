@@ -17,7 +17,7 @@ import {
   encodeTransactionRecord,
   type TransactionEncoding,
 } from '../transaction.encoder';
-import { decodeWireTransaction, type WireEncoding } from '../wire-transaction.decoder';
+import { decodeWireTransaction, readMemos, type WireEncoding } from '../wire-transaction.decoder';
 import { mintDecimalsFrom, withContext } from './method.util';
 
 const MAX_SIGNATURE_STATUSES = 256;
@@ -138,7 +138,7 @@ export function transactionMethods(ledger: Ledger): Record<string, RpcMethod> {
           signature: record.signature,
           slot: record.slot,
           err: record.err,
-          memo: null,
+          memo: readMemos(record.tx),
           blockTime: record.blockTime,
           confirmationStatus: 'finalized',
         });

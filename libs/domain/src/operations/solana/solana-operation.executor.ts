@@ -136,6 +136,7 @@ export class SolanaOperationExecutor {
       this.solana,
       network,
       operation.signer,
+      operation.id,
       operation.intent,
       newMint?.signer.address,
       this.config.solana,

@@ -1,6 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, getMint } from '@solana/spl-token';
-import { landedSolanaTransaction, solanaWireFacts } from '@test/support/chain-reads';
+import { landedSolanaTransaction, queryDatabase, solanaWireFacts } from '@test/support/chain-reads';
 import { summary } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import { operationRow, waitForExit, waitForSettledRow } from '@test/support/operation-polling';
@@ -137,6 +137,19 @@ describe('Solana priority fees that follow the network', () => {
     expect(landed.computeUnitPrice).toBe(BUSIER);
     expect(landed.memos).toEqual([`ais:${id}`]);
     expect(await supply()).toBe(before + 1n);
+
+    // Both signings are kept, each with the price it paid.
+    const signings = await queryDatabase<{ tx_hash: string; fees: Record<string, string> }>(
+      stack.services.databaseUrl,
+      `SELECT tx_hash, fees FROM operation_transactions WHERE operation_id = $1
+       ORDER BY created_at`,
+      [id],
+    );
+    expect(signings.map((signing) => signing.tx_hash)).toEqual([first.tx_hash, settled.tx_hash]);
+    expect(signings.map((signing) => signing.fees.computeUnitPriceMicroLamports)).toEqual([
+      String(BUSY),
+      String(BUSIER),
+    ]);
   });
 });
 

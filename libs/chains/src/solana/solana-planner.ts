@@ -40,6 +40,8 @@ export interface SolanaSendSettings {
 export interface PlannedTransaction {
   message: CompiledMessage;
   lastValidBlockHeight: bigint;
+  /** What it pays beyond the base fee, as stored with the signed transaction. */
+  fees: { computeUnitPriceMicroLamports: string; computeUnitLimit: string };
 }
 
 /** Operations that create an account: a new mint keypair signs them. */
@@ -84,7 +86,12 @@ export async function planSolanaTransaction(
     ...instructions,
     operationMemo(operationId),
   ]);
-  if (fixed !== undefined) return { message, lastValidBlockHeight: blockhash.lastValidBlockHeight };
+  const planned = (units: number, compiled: CompiledMessage): PlannedTransaction => ({
+    message: compiled,
+    lastValidBlockHeight: blockhash.lastValidBlockHeight,
+    fees: { computeUnitPriceMicroLamports: String(microLamports), computeUnitLimit: String(units) },
+  });
+  if (fixed !== undefined) return planned(fixed, message);
 
   const simulation = await adapter.simulate(
     network,
@@ -98,10 +105,7 @@ export async function planSolanaTransaction(
     Math.ceil((simulation.unitsConsumed * (100 + settings.computeUnitMarginPercent)) / 100) +
       COMPUTE_UNIT_FLOOR,
   );
-  return {
-    message: withComputeUnitLimit(message, units),
-    lastValidBlockHeight: blockhash.lastValidBlockHeight,
-  };
+  return planned(units, withComputeUnitLimit(message, units));
 }
 
 /** The compute-unit price; no fee lookup when the cap leaves nothing above the floor. */

@@ -155,6 +155,7 @@ export class SolanaOperationExecutor {
     const claimed = await this.solanaOperations.markSigned(operation.id, {
       ...stored,
       newMintSecret: newMint?.toStore,
+      fees: planned.fees,
     });
     if (!claimed) return null;
     this.faults.at('crash-after-sign');

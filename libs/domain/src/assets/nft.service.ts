@@ -221,7 +221,7 @@ export class NftService {
   }
 
   async get(accountId: string, address: string, tokenId?: string, network?: Network) {
-    if (this.isSolanaAddress(address)) {
+    if (this.locator.pathAddress(address, network).family === 'solana') {
       return this.getSolana(accountId, address, tokenId, network);
     }
     const { asset, network: definition } = await this.locator.ownAsset(
@@ -274,7 +274,7 @@ export class NftService {
 
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
   private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
-    if (this.isSolanaAddress(address)) {
+    if (this.locator.pathAddress(address, input.network).family === 'solana') {
       const found = await this.solanaTarget(
         accountId,
         address,
@@ -288,9 +288,6 @@ export class NftService {
         );
       }
       return this.checkHeld(accountId, found.network, found.collection, found.item);
-    }
-    if (this.evm.normalizeAddress(address) === null) {
-      throw AppError.badRequest('mint_address is not a Solana or EVM address.');
     }
     if (input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
@@ -371,10 +368,6 @@ export class NftService {
       throw AppError.badRequest(`${field} must be an item's mint address on Solana.`);
     }
     return canonical;
-  }
-
-  private isSolanaAddress(address: string): boolean {
-    return this.solana.normalizeAddress(address) !== null;
   }
 
   private collectionById(id: string): Promise<AssetEntity | null> {

@@ -53,6 +53,8 @@ export interface ItemView {
   description?: string;
   images?: string[];
   attributes?: Record<string, unknown>[];
+  /** The item's royalty (basis points): its own, else the collection's. */
+  seller_fee: number;
   created_at: string;
 }
 
@@ -137,6 +139,7 @@ export class NftService {
     }
     const signer = await this.locator.managedWallet(accountId, network.family);
     const recipient = this.locator.recipient(network, input.recipient ?? signer);
+    const royalty = itemRoyalty(network, input.seller_fee, asset.details.seller_fee ?? 0);
     const document = this.metadata.host(accountId, {
       name: input.name,
       symbol: input.symbol,
@@ -145,7 +148,7 @@ export class NftService {
       images: input.images,
       attributes: input.attributes,
       external_url: input.website,
-      seller_fee_basis_points: input.seller_fee,
+      seller_fee_basis_points: royalty.effective,
     });
     return this.submitter.submit(
       {
@@ -160,13 +163,14 @@ export class NftService {
           metadataUri: document.uri,
           // Solana items carry their symbol in their on-chain metadata.
           ...(network.family === 'solana' ? { symbol: input.symbol ?? asset.symbol } : {}),
+          ...(royalty.onChain === undefined ? {} : { sellerFeeBps: royalty.onChain }),
         },
         details: {
           description: input.description,
           images: input.images,
           website: input.website,
           attributes: input.attributes,
-          seller_fee: input.seller_fee,
+          seller_fee: royalty.effective,
         },
         metadata: document.row,
       },
@@ -395,6 +399,21 @@ function collectionView(asset: AssetEntity, minted: bigint): CollectionView {
   };
 }
 
+/**
+ * An item's royalty (contract, "Amounts"): its own `seller_fee`, else the collection's.
+ * `onChain` is what the mint transaction writes: on EVM only the item's own fee (ERC-2981 falls
+ * back to the collection's default on chain); a Solana mint's metadata stands alone, so there the
+ * collection's fee is written too (when it has one).
+ */
+function itemRoyalty(
+  network: NetworkDefinition,
+  own: number | undefined,
+  collectionFee: number,
+): { effective: number; onChain: number | undefined } {
+  const inherited = network.family === 'solana' && collectionFee > 0 ? collectionFee : undefined;
+  return { effective: own ?? collectionFee, onChain: own ?? inherited };
+}
+
 function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | null): ItemView {
   return {
     type: 'item',
@@ -409,6 +428,8 @@ function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | 
     description: item.details.description,
     images: item.details.images,
     attributes: item.details.attributes,
+    // Items minted before per-item royalties stored none: theirs is the collection's.
+    seller_fee: item.details.seller_fee ?? collection.details.seller_fee ?? 0,
     created_at: item.createdAt.toISOString(),
   };
 }

@@ -17,6 +17,7 @@ import {
   assetTokenArtifact,
   type ContractArtifact,
 } from '@app/chains/evm/contracts/artifacts';
+import { planEvmCall } from '@app/chains/evm/evm-planner';
 
 jest.setTimeout(60_000);
 
@@ -218,11 +219,90 @@ describe('AssetCollection (ERC-721 + ERC-2981) on anvil', () => {
     expect(await capped.totalMinted()).toBe(2n);
   });
 
+  it('gives an item minted with a royalty of its own that royalty, others the default; burn drops it', async () => {
+    const royalties = await deployCollection(3n);
+    const own = async (bps: bigint, tokenUri: string) => {
+      const receipt = await mined(
+        royalties.mintWithRoyalty(alice.address, tokenUri, owner.address, bps),
+      );
+      const transfer = receipt.logs
+        .map((log) => collectionIface.parseLog(log))
+        .find((parsed) => parsed?.name === 'Transfer');
+      return transfer!.args.tokenId as bigint;
+    };
+    const royaltyOf = async (tokenId: bigint) => [
+      ...(await royalties.royaltyInfo(tokenId, 10_000n)),
+    ];
+
+    const cheaper = await own(250n, uri(1));
+    const plain = (await mint(royalties, alice.address, uri(2))).tokenId;
+    const free = await own(0n, uri(3));
+    expect([cheaper, plain, free]).toEqual([1n, 2n, 3n]);
+    expect(await royalties.tokenURI(cheaper)).toBe(uri(1));
+    expect(await royaltyOf(cheaper)).toEqual([owner.address, 250n]);
+    expect(await royaltyOf(plain)).toEqual([bob.address, 500n]);
+    expect(await royaltyOf(free)).toEqual([owner.address, 0n]);
+
+    // It counts toward max supply like any mint.
+    const full = await revertOf(own(100n, uri(4)), collectionIface);
+    expect(full.name).toBe('MaxSupplyReached');
+
+    await mined(as(royalties, alice).burn(cheaper));
+    expect(await royaltyOf(cheaper)).toEqual([bob.address, 500n]);
+  });
+
+  it('rejects a mint with royalty by anyone but the owner, or above 10000 bps', async () => {
+    const notOwner = await revertOf(
+      as(collection, alice).mintWithRoyalty(alice.address, uri(9), alice.address, 100n),
+      collectionIface,
+    );
+    expect(notOwner.name).toBe('OwnableUnauthorizedAccount');
+
+    const tooHigh = await revertOf(
+      collection.mintWithRoyalty(alice.address, uri(9), owner.address, 10_001n),
+      collectionIface,
+    );
+    expect(tooHigh.name).toBe('ERC2981InvalidTokenRoyalty');
+  });
+
   it('deploys without royalty when receiver and bps are both zero, rejects a zero receiver with a fee', async () => {
     const plain = await deployCollection(0n, ZeroAddress, 0n);
     expect([...(await plain.royaltyInfo(1n, 10_000n))]).toEqual([ZeroAddress, 0n]);
 
     const error = await revertOf(deployCollection(0n, ZeroAddress, 250n), collectionIface);
     expect(error.name).toBe('ERC2981InvalidDefaultRoyaltyReceiver');
+  });
+});
+
+describe('planning an item mint with a royalty of its own', () => {
+  const intent = (collection: string) => ({
+    kind: 'nft.mint' as const,
+    collection,
+    recipient: alice.address,
+    name: 'Item',
+    metadataUri: 'http://127.0.0.1:3000/metadata/item',
+    sellerFeeBps: 250,
+  });
+
+  it('calls mintWithRoyalty on a collection that has it', async () => {
+    const collection = await deploy(assetCollectionArtifact, [
+      'Apes',
+      'APE',
+      '',
+      0n,
+      bob.address,
+      500n,
+      owner.address,
+    ]);
+    const call = await planEvmCall(provider, owner.address, intent(await collection.getAddress()));
+    expect(collectionIface.parseTransaction({ data: call.data })?.name).toBe('mintWithRoyalty');
+  });
+
+  it('answers 409, not a 502, where the contract predates mintWithRoyalty', async () => {
+    // Any of our contracts without the function stands for a collection deployed before it.
+    const older = await deploy(assetTokenArtifact, ['Gold', 'GLD', 6, 1n, owner.address]);
+    await expect(
+      planEvmCall(provider, owner.address, intent(await older.getAddress())),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/seller_fee/) });
   });
 });

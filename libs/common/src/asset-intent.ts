@@ -39,6 +39,12 @@ export type AssetIntent =
       metadataUri: string;
       /** Solana only: the item's on-chain metadata symbol. */
       symbol?: string;
+      /**
+       * The item's own royalty in basis points; absent, the collection's default applies (EVM:
+       * ERC-2981 falls back on chain). A Solana mint carries its own metadata, so there the use
+       * case fills in the collection's fee when the item has none.
+       */
+      sellerFeeBps?: number;
     }
   /** On Solana `tokenId` is the item's mint address. */
   | { kind: 'nft.transfer'; collection: string; tokenId: string; recipient: string }

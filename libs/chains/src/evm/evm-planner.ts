@@ -1,12 +1,13 @@
 import {
   Interface,
   ZeroAddress,
+  isCallException,
   concat,
   zeroPadValue,
   type JsonRpcProvider,
   type TransactionReceipt,
 } from 'ethers';
-import type { AssetIntent, AssetOutcome } from '@app/common';
+import { AppError, type AssetIntent, type AssetOutcome } from '@app/common';
 import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
 import { revertToAppError } from './evm-revert';
 
@@ -37,10 +38,29 @@ export async function planEvmCall(
     const estimate = await provider.estimateGas({ from: signer, to, data });
     return { to, data, gasLimit: (estimate * GAS_HEADROOM_PERCENT) / 100n };
   } catch (error) {
+    if (lacksMintWithRoyalty(intent, error)) {
+      throw AppError.conflict(
+        'This collection was deployed before items could have a royalty of their own; ' +
+          "mint without seller_fee (the item then has the collection's).",
+      );
+    }
     const mapped = revertToAppError(error);
     if (mapped) throw mapped;
     throw error;
   }
+}
+
+/**
+ * A revert without data on `mintWithRoyalty`: the collection's bytecode predates the function
+ * (every path of the function itself reverts with a custom error), so the call hit no selector.
+ */
+function lacksMintWithRoyalty(intent: AssetIntent, error: unknown): boolean {
+  return (
+    intent.kind === 'nft.mint' &&
+    intent.sellerFeeBps !== undefined &&
+    isCallException(error) &&
+    (!error.data || error.data === '0x')
+  );
 }
 
 function encode(signer: string, intent: AssetIntent): { to: string | null; data: string } {
@@ -90,7 +110,16 @@ function encode(signer: string, intent: AssetIntent): { to: string | null; data:
     case 'nft.mint':
       return {
         to: intent.collection,
-        data: collection.encodeFunctionData('mint', [intent.recipient, intent.metadataUri]),
+        // Without a fee of its own the item keeps the collection's default royalty on chain.
+        data:
+          intent.sellerFeeBps === undefined
+            ? collection.encodeFunctionData('mint', [intent.recipient, intent.metadataUri])
+            : collection.encodeFunctionData('mintWithRoyalty', [
+                intent.recipient,
+                intent.metadataUri,
+                signer,
+                intent.sellerFeeBps,
+              ]),
       };
     case 'nft.transfer':
       return {

@@ -157,10 +157,7 @@ async function instructionsFor(
           name: intent.name,
           symbol: intent.symbol,
           uri: intent.metadataUri,
-          additional:
-            intent.sellerFeeBps > 0
-              ? [['seller_fee_basis_points', String(intent.sellerFeeBps)]]
-              : undefined,
+          additional: intent.sellerFeeBps > 0 ? sellerFeeField(intent.sellerFeeBps) : undefined,
         },
         rentOf: await rentOf(),
       });
@@ -172,7 +169,13 @@ async function instructionsFor(
         collection,
         item: mintKey(),
         recipient: new PublicKey(intent.recipient),
-        metadata: { name: intent.name, symbol: intent.symbol ?? '', uri: intent.metadataUri },
+        metadata: {
+          name: intent.name,
+          symbol: intent.symbol ?? '',
+          uri: intent.metadataUri,
+          additional:
+            intent.sellerFeeBps === undefined ? undefined : sellerFeeField(intent.sellerFeeBps),
+        },
         rentOf: await rentOf(),
       });
     }
@@ -216,6 +219,11 @@ async function instructionsFor(
       });
     }
   }
+}
+
+/** Royalty in the metadata field marketplaces read (Metaplex's name for it). */
+function sellerFeeField(bps: number): [string, string][] {
+  return [['seller_fee_basis_points', String(bps)]];
 }
 
 function decimalsOf(intent: { decimals?: number }): number {

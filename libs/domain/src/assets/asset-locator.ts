@@ -3,6 +3,7 @@ import type { ChainFamily, Network } from '@app/config';
 import { AppError, BoundedCache } from '@app/common';
 import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
 import { AssetRepository, ManagedWalletRepository, type AssetEntity } from '@app/database';
+import { readPathAddress, type PathAddress } from './path-address';
 
 /** Finds the caller's assets and checks the addresses and networks of a request. */
 @Injectable()
@@ -29,8 +30,7 @@ export class AssetLocator {
     network?: Network,
   ): Promise<{ asset: AssetEntity; network: NetworkDefinition }> {
     const what = kind === 'token' ? 'token' : 'NFT collection';
-    const canonical = this.canonicalAnyFamily(address);
-    if (!canonical) throw AppError.badRequest('mint_address is not a Solana or EVM address.');
+    const canonical = this.pathAddress(address, network);
     const candidates = network
       ? [this.networks.resolve(network)]
       : this.networksOf(canonical.family);
@@ -57,6 +57,16 @@ export class AssetLocator {
     throw AppError.notFound(`No ${what} ${address} in this account.`);
   }
 
+  /** A `{mint_address}` of the path: well formed, and of the network's family when one is named. */
+  pathAddress(address: string, network?: Network): PathAddress {
+    return readPathAddress(
+      { chains: this.chains, networks: this.networks },
+      'mint_address',
+      address,
+      network,
+    );
+  }
+
   /** A recipient address in the network's format, canonical. */
   recipient(network: NetworkDefinition, address: string, field = 'recipient'): string {
     const canonical = this.chains.adapter(network.family).normalizeAddress(address);
@@ -76,14 +86,6 @@ export class AssetLocator {
     });
     if (!address) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
     return address;
-  }
-
-  private canonicalAnyFamily(address: string): { family: ChainFamily; address: string } | null {
-    for (const family of ['evm', 'solana'] as const) {
-      const canonical = this.chains.adapter(family).normalizeAddress(address);
-      if (canonical) return { family, address: canonical };
-    }
-    return null;
   }
 
   private networksOf(family: ChainFamily): NetworkDefinition[] {

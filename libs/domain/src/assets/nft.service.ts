@@ -54,6 +54,8 @@ export interface ItemView {
   description?: string;
   images?: string[];
   attributes?: Record<string, unknown>[];
+  /** The item's royalty (basis points): its own, else the collection's. */
+  seller_fee: number;
   created_at: string;
 }
 
@@ -138,6 +140,7 @@ export class NftService {
     }
     const signer = await this.locator.managedWallet(accountId, network.family);
     const recipient = this.locator.recipient(network, input.recipient ?? signer);
+    const royalty = itemRoyalty(network, input.seller_fee, asset.details.seller_fee ?? 0);
     const document = this.metadata.host(accountId, {
       name: input.name,
       symbol: input.symbol,
@@ -146,7 +149,7 @@ export class NftService {
       images: input.images,
       attributes: input.attributes,
       external_url: input.website,
-      seller_fee_basis_points: input.seller_fee,
+      seller_fee_basis_points: royalty.effective,
     });
     return this.submitter.submit(
       {
@@ -161,13 +164,14 @@ export class NftService {
           metadataUri: document.uri,
           // Solana items carry their symbol in their on-chain metadata.
           ...(network.family === 'solana' ? { symbol: input.symbol ?? asset.symbol } : {}),
+          ...(royalty.onChain === undefined ? {} : { sellerFeeBps: royalty.onChain }),
         },
         details: {
           description: input.description,
           images: input.images,
           website: input.website,
           attributes: input.attributes,
-          seller_fee: input.seller_fee,
+          seller_fee: royalty.effective,
         },
         metadata: document.row,
       },
@@ -222,7 +226,7 @@ export class NftService {
   }
 
   async get(accountId: string, address: string, tokenId?: string, network?: Network) {
-    if (this.isSolanaAddress(address)) {
+    if (this.locator.pathAddress(address, network).family === 'solana') {
       return this.getSolana(accountId, address, tokenId, network);
     }
     const { asset, network: definition } = await this.locator.ownAsset(
@@ -275,7 +279,7 @@ export class NftService {
 
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
   private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
-    if (this.isSolanaAddress(address)) {
+    if (this.locator.pathAddress(address, input.network).family === 'solana') {
       const found = await this.solanaTarget(
         accountId,
         address,
@@ -289,9 +293,6 @@ export class NftService {
         );
       }
       return this.checkHeld(accountId, found.network, found.collection, found.item);
-    }
-    if (this.evm.normalizeAddress(address) === null) {
-      throw AppError.badRequest('mint_address is not a Solana or EVM address.');
     }
     if (input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
@@ -374,10 +375,6 @@ export class NftService {
     return canonical;
   }
 
-  private isSolanaAddress(address: string): boolean {
-    return this.solana.normalizeAddress(address) !== null;
-  }
-
   private collectionById(id: string): Promise<AssetEntity | null> {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
   }
@@ -403,6 +400,21 @@ function collectionView(asset: AssetEntity, minted: bigint): CollectionView {
   };
 }
 
+/**
+ * An item's royalty (contract, "Amounts"): its own `seller_fee`, else the collection's.
+ * `onChain` is what the mint transaction writes: on EVM only the item's own fee (ERC-2981 falls
+ * back to the collection's default on chain); a Solana mint's metadata stands alone, so there the
+ * collection's fee is written too (when it has one).
+ */
+function itemRoyalty(
+  network: NetworkDefinition,
+  own: number | undefined,
+  collectionFee: number,
+): { effective: number; onChain: number | undefined } {
+  const inherited = network.family === 'solana' && collectionFee > 0 ? collectionFee : undefined;
+  return { effective: own ?? collectionFee, onChain: own ?? inherited };
+}
+
 function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | null): ItemView {
   return {
     type: 'item',
@@ -417,6 +429,8 @@ function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | 
     description: item.details.description,
     images: item.details.images,
     attributes: item.details.attributes,
+    // Items minted before per-item royalties stored none: theirs is the collection's.
+    seller_fee: item.details.seller_fee ?? collection.details.seller_fee ?? 0,
     created_at: item.createdAt.toISOString(),
   };
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { formatUnits } from 'ethers';
-import { familyOf, type ChainFamily, type Network } from '@app/config';
-import { AppError, newId } from '@app/common';
+import type { Network } from '@app/config';
+import { newId } from '@app/common';
 import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
 import { CreatedWalletRepository, ManagedWalletRepository } from '@app/database';
+import { readPathAddress } from '../assets/path-address';
 
 export interface CreatedWalletView {
   network: string;
@@ -81,24 +82,15 @@ export class WalletService {
     address: string,
     network: Network | undefined,
   ): { definition: NetworkDefinition; canonical: string } {
-    const family = this.familyOfAddress(address);
-    if (!family) {
-      throw AppError.badRequest(
-        'wallet_address must be a Solana (base58) or EVM (0x-hex) address.',
-      );
-    }
-    const definition = this.networks.resolve(network ?? (family === 'solana' ? 'solana' : 'evm'));
-    if (familyOf(definition.network) !== family) {
-      throw AppError.badRequest(`wallet_address is not a ${definition.network} address.`);
-    }
-    const canonical = this.chains.adapter(family).normalizeAddress(address);
-    if (!canonical) throw AppError.badRequest('wallet_address is malformed.');
-    return { definition, canonical };
-  }
-
-  private familyOfAddress(address: string): ChainFamily | null {
-    if (this.chains.adapter('evm').normalizeAddress(address)) return 'evm';
-    if (this.chains.adapter('solana').normalizeAddress(address)) return 'solana';
-    return null;
+    const parsed = readPathAddress(
+      { chains: this.chains, networks: this.networks },
+      'wallet_address',
+      address,
+      network,
+    );
+    const definition = this.networks.resolve(
+      network ?? (parsed.family === 'solana' ? 'solana' : 'evm'),
+    );
+    return { definition, canonical: parsed.address };
   }
 }

@@ -9,7 +9,7 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 
 /// @title AssetCollection
 /// @notice NFT collection issued by the service: the owner mints items with a per-token URI, holders transfer
-/// and burn, ERC-2981 default royalty, optional cap on the number of tokens ever minted.
+/// and burn, ERC-2981 default royalty (an item may carry its own), optional cap on the number of tokens ever minted.
 contract AssetCollection is ERC721, ERC721URIStorage, ERC721Burnable, ERC2981, Ownable {
     /// @notice The cap of `maxSupply` tokens ever minted has been reached.
     error MaxSupplyReached(uint256 maxSupply);
@@ -38,16 +38,28 @@ contract AssetCollection is ERC721, ERC721URIStorage, ERC721Burnable, ERC2981, O
         }
     }
 
-    /// @notice Mints the next token id (sequential from 1) to `to` with metadata `uri`.
+    /// @notice Mints the next token id (sequential from 1) to `to` with metadata `uri`; it has the default royalty.
     function mint(address to, string calldata uri) external onlyOwner returns (uint256 tokenId) {
-        tokenId = ++_totalMinted;
-        if (_maxSupply != 0 && tokenId > _maxSupply) {
-            revert MaxSupplyReached(_maxSupply);
-        }
-        // Plain _mint, not _safeMint: a recipient contract without onERC721Received must not make an
-        // issuance fail, and skipping the callback keeps the owner's mint free of external calls.
-        _mint(to, tokenId);
-        _setTokenURI(tokenId, uri);
+        tokenId = _mintNext(to, uri);
+    }
+
+    /// @notice As `mint`, with the token's own ERC-2981 royalty in place of the default one.
+    /// @param royaltyBps Basis points (0..10000); 0 means no royalty for this token, whatever the default.
+    function mintWithRoyalty(
+        address to,
+        string calldata uri,
+        address royaltyReceiver,
+        uint96 royaltyBps
+    ) external onlyOwner returns (uint256 tokenId) {
+        tokenId = _mintNext(to, uri);
+        _setTokenRoyalty(tokenId, royaltyReceiver, royaltyBps);
+    }
+
+    /// @notice Burns `tokenId` (its holder or an approved operator) and drops its own royalty, if any.
+    function burn(uint256 tokenId) public override {
+        super.burn(tokenId);
+        // Ids are never minted again, so this only frees storage (a gas refund for the burner).
+        _resetTokenRoyalty(tokenId);
     }
 
     /// @notice Number of tokens ever minted, burned ones included.
@@ -63,6 +75,17 @@ contract AssetCollection is ERC721, ERC721URIStorage, ERC721Burnable, ERC2981, O
     /// @notice Collection-level metadata URI (ERC-7572 style).
     function contractURI() external view returns (string memory) {
         return _contractURI;
+    }
+
+    function _mintNext(address to, string calldata uri) private returns (uint256 tokenId) {
+        tokenId = ++_totalMinted;
+        if (_maxSupply != 0 && tokenId > _maxSupply) {
+            revert MaxSupplyReached(_maxSupply);
+        }
+        // Plain _mint, not _safeMint: a recipient contract without onERC721Received must not make an
+        // issuance fail, and skipping the callback keeps the owner's mint free of external calls.
+        _mint(to, tokenId);
+        _setTokenURI(tokenId, uri);
     }
 
     function tokenURI(uint256 tokenId) public view override(ERC721, ERC721URIStorage) returns (string memory) {

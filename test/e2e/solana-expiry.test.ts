@@ -68,6 +68,20 @@ describe('Solana blockhash expiry', () => {
   const waitForSettled = (id: string) =>
     waitForSettledRow<OperationRow>(stack.services.databaseUrl, id);
 
+  const tokenSupply = async () =>
+    (await getMint(connection, new PublicKey(token), 'confirmed', TOKEN_2022_PROGRAM_ID)).supply;
+
+  /** An async mint of the test token; its operation id. */
+  const mintTokensAsync = async (amount: number): Promise<string> => {
+    const response = await api.post(
+      `/tokens/${token}/mint`,
+      { amount },
+      { prefer: 'respond-async' },
+    );
+    expect(response.status).toBe(202);
+    return response.body.data.operation_id as string;
+  };
+
   const waitPast = async (lastValidBlockHeight: number) => {
     while ((await connection.getBlockHeight('confirmed')) <= lastValidBlockHeight) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -139,18 +153,8 @@ describe('Solana blockhash expiry', () => {
   });
 
   it('re-signs a token mint whose transaction expired unlanded: the supply grows once', async () => {
-    const mint = new PublicKey(token);
-    const supplyBefore = (await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID))
-      .supply;
-    const [id, first] = await signAndCrash(async () => {
-      const response = await api.post(
-        `/tokens/${token}/mint`,
-        { amount: 3 },
-        { prefer: 'respond-async' },
-      );
-      expect(response.status).toBe(202);
-      return response.body.data.operation_id as string;
-    });
+    const supplyBefore = await tokenSupply();
+    const [id, first] = await signAndCrash(() => mintTokensAsync(3));
     await waitPast(Number(first.last_valid_block_height));
 
     await stack.startWorker();
@@ -158,25 +162,13 @@ describe('Solana blockhash expiry', () => {
     expect(settled.status).toBe('confirmed');
     expect(settled.tx_hash).not.toBe(first.tx_hash);
     expect(await signatureStatus(first.tx_hash!)).toBeNull();
-    expect((await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID)).supply).toBe(
-      supplyBefore + 3_000_000_000n,
-    );
+    expect(await tokenSupply()).toBe(supplyBefore + 3_000_000_000n);
     await stack.stopWorkers();
   });
 
   it('fails, instead of re-signing, an operation past its deadline once its transaction expired unlanded', async () => {
-    const mint = new PublicKey(token);
-    const supplyBefore = (await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID))
-      .supply;
-    const [id, first] = await signAndCrash(async () => {
-      const response = await api.post(
-        `/tokens/${token}/mint`,
-        { amount: 5 },
-        { prefer: 'respond-async' },
-      );
-      expect(response.status).toBe(202);
-      return response.body.data.operation_id as string;
-    });
+    const supplyBefore = await tokenSupply();
+    const [id, first] = await signAndCrash(() => mintTokensAsync(5));
     // As if its runs had been failing for an hour (OPERATION_DEADLINE_MS is 10 minutes).
     const lastError = 'The Solana RPC could not be reached.';
     await queryDatabase(
@@ -197,9 +189,7 @@ describe('Solana blockhash expiry', () => {
       message: `retries exhausted: ${lastError}`,
     });
     expect(await signatureStatus(first.tx_hash!)).toBeNull();
-    expect((await getMint(connection, mint, 'confirmed', TOKEN_2022_PROGRAM_ID)).supply).toBe(
-      supplyBefore,
-    );
+    expect(await tokenSupply()).toBe(supplyBefore);
     await stack.stopWorkers();
   });
 });

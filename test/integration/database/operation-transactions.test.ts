@@ -8,6 +8,7 @@ import {
   SolanaOperationRepository,
   type OperationEntity,
 } from '@app/database';
+import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 const FEES = { maxFeePerGas: '30', maxPriorityFeePerGas: '2' };
@@ -43,31 +44,11 @@ describe('operation transactions', () => {
   });
 
   async function queued(network: 'base' | 'solana'): Promise<OperationEntity> {
-    const now = new Date();
-    const operation: OperationEntity = {
-      id: randomUUID(),
-      accountId,
-      kind: 'token.mint',
+    const operation = newOperationEntity(accountId, { kind: 'token.mint' } as AssetIntent, {
       network,
       chainKey: network === 'solana' ? 'solana:test' : 'evm:31337:test',
-      status: 'queued',
-      intent: { kind: 'token.mint' } as AssetIntent,
-      details: {},
-      metadataId: null,
       signer: 'signer',
-      nonce: null,
-      signedTx: null,
-      txHash: null,
-      result: null,
-      errorCode: null,
-      errorMessage: null,
-      createdAt: now,
-      updatedAt: now,
-      settledAt: null,
-      attempts: 0,
-      lastError: null,
-      retryingSince: null,
-    };
+    });
     await operations.insert(dataSource.manager, operation);
     return operation;
   }

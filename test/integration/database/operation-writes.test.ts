@@ -8,6 +8,7 @@ import {
   type NftItemEntity,
   type OperationEntity,
 } from '@app/database';
+import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 /**
@@ -74,31 +75,7 @@ describe('operation writes', () => {
   }
 
   function operationRow(intent: AssetIntent): OperationEntity {
-    const now = new Date();
-    return {
-      id: randomUUID(),
-      accountId,
-      kind: intent.kind,
-      network: 'base',
-      chainKey: 'evm:31337',
-      status: 'submitted',
-      intent,
-      details: {},
-      metadataId: null,
-      signer: '0xowner',
-      nonce: null,
-      signedTx: null,
-      txHash: null,
-      result: null,
-      errorCode: null,
-      errorMessage: null,
-      attempts: 0,
-      lastError: null,
-      retryingSince: null,
-      createdAt: now,
-      updatedAt: now,
-      settledAt: null,
-    };
+    return newOperationEntity(accountId, intent, { status: 'submitted' });
   }
 
   function item(operationId: string, tokenId: string): NftItemEntity {

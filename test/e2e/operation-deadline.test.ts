@@ -4,7 +4,13 @@ import { TOKEN_2022_PROGRAM_ID, getMint } from '@solana/spl-token';
 import { Contract } from 'ethers';
 import { assetTokenArtifact } from '@app/chains';
 import { evmReader, queryDatabase } from '@test/support/chain-reads';
-import { settledOperation, summary, type Data } from '@test/support/envelope-assertions';
+import {
+  ISO_MS,
+  operationUntil,
+  settledOperation,
+  summary,
+  type Data,
+} from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import { operationRow } from '@test/support/operation-polling';
 import {
@@ -175,6 +181,17 @@ describe('every operation ends', () => {
       );
       for (const response of accepted) expect(summary(response)).toMatchObject({ status: 202 });
       ids = accepted.map((response) => response.body.data.operation_id as string);
+
+      // While it is retried, the client sees how often and why.
+      const retrying = await operationUntil(api, ids[0], (op) => op.retries !== undefined);
+      expect(retrying).toMatchObject({
+        status: 'queued',
+        retries: {
+          attempts: expect.any(Number),
+          last_error: expect.any(String),
+          since: expect.stringMatching(ISO_MS),
+        },
+      });
 
       const failed = await Promise.all(ids.map((id) => settledOperation(api, id, 60_000)));
       for (const operation of failed) {

@@ -44,9 +44,20 @@ export function expectError(
 }
 
 /** Follows GET /operations/{id} until the operation settles (bounded). */
-export async function settledOperation(
+export function settledOperation(api: HttpClient, id: string, timeoutMs = 20_000): Promise<Data> {
+  return operationUntil(
+    api,
+    id,
+    (data) => data.status === 'confirmed' || data.status === 'failed',
+    timeoutMs,
+  );
+}
+
+/** Follows GET /operations/{id} until its view satisfies `done` (bounded). */
+export async function operationUntil(
   api: HttpClient,
   id: string,
+  done: (data: Data) => boolean,
   timeoutMs = 20_000,
 ): Promise<Data> {
   const deadline = Date.now() + timeoutMs;
@@ -54,7 +65,7 @@ export async function settledOperation(
     const response = await api.get(`/operations/${id}`);
     expect(summary(response)).toMatchObject({ status: 200 });
     const data = response.body.data as Data;
-    if (data.status === 'confirmed' || data.status === 'failed') return data;
+    if (done(data)) return data;
     if (Date.now() > deadline) throw new Error(`Operation ${id} still ${data.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type AssetOutcome } from '@app/common';
+import { ERROR_CODES, UNSETTLED_STATUSES, type AssetOutcome } from '@app/common';
 import { needsNewMint, solanaOutcome, wireSigners } from '@app/chains';
 import type { OperationEntity } from '@app/database';
 
@@ -70,6 +70,14 @@ export function operationView(operation: OperationEntity): OperationView {
         ...(intent.kind === 'nft.transfer' ? { recipient: intent.recipient } : {}),
       });
       break;
+  }
+  if (UNSETTLED_STATUSES.includes(operation.status) && operation.attempts > 0) {
+    // Still going after faults: how often it was tried, and what stopped it last.
+    view.retries = {
+      attempts: operation.attempts,
+      last_error: operation.lastError,
+      since: operation.retryingSince?.toISOString() ?? null,
+    };
   }
   if (operation.status === 'failed' && operation.errorCode) {
     view.error = { error: ERROR_CODES[operation.errorCode].error, message: operation.errorMessage };

@@ -190,6 +190,8 @@ async function main(): Promise<number> {
   );
   const faultRecords = await faultRun;
   const settleS = seconds(settleStart);
+  // How long the service took to settle everything once the last fault was over.
+  const recoveryS = round(Math.max(0, performance.now() - (faultsDoneAt ?? 0)) / 1000);
   log(settled ? `all settled after ${settleS} s` : `gave up waiting after ${settleS} s`);
 
   const figures = await verdict(stack, tokens, requests);
@@ -202,7 +204,7 @@ async function main(): Promise<number> {
       load_s: loadS,
       settle_s: settleS,
       all_settled: settled,
-      recovery_after_last_fault_s: faultsDoneAt ? seconds(faultsDoneAt) : null,
+      recovery_after_last_fault_s: settled ? recoveryS : null,
       total_s: seconds(startedAt),
       ...(await latencies(stack.services.databaseUrl, requests)),
     },

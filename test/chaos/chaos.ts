@@ -20,27 +20,22 @@ import { Keypair } from '@solana/web3.js';
 import { getAddress, hexlify, randomBytes } from 'ethers';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { freePort } from '@test/support/service-process';
-import {
-  newAccountClient,
-  startServiceStack,
-  type ServiceStack,
-} from '@test/support/service-stack';
-import { startTcpProxy, type TcpProxy } from '@test/support/tcp-proxy';
-import { percentile, round, runConcurrently } from '../../bench/stats';
-import { evmTruth, solanaTruth, type ChainTruth } from './chain-truth';
-import { brokePromise, chainFigures, type ChainFigures } from './chaos-figures';
+import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import { round, runConcurrently } from '../../bench/stats';
+import { brokePromise } from './chaos-figures';
+import { printReport, writeServiceLogs } from './chaos-report';
+import { latencies, verdict } from './chaos-verdict';
 import { planFaults, runFaults, seededRandom, type Fault } from './fault-schedule';
 import {
   mintRequest,
   pollUnsettled,
   sendUntilAccepted,
   sleep,
-  type Chain,
   type MintRequest,
 } from './mint-client';
 import { startOwnPostgres } from './own-postgres';
 import { startOwnRedis } from './own-redis';
+import { rpcEndpointPairs } from './rpc-endpoints';
 import { Supervisor } from './supervisor';
 
 const ROOT = join(__dirname, '..', '..');
@@ -88,7 +83,7 @@ async function main(): Promise<number> {
   cleanups.push({ name: 'supervisor', run: () => supervisor.close() });
   let logsSaved = false;
   const saveLogs = () => {
-    if (!logsSaved) writeServiceLogs(supervisor);
+    if (!logsSaved) writeServiceLogs(supervisor, join(RESULTS, 'chaos-logs'));
     logsSaved = true;
   };
   cleanups.push({ name: 'service logs', run: async () => saveLogs() });
@@ -221,41 +216,6 @@ async function main(): Promise<number> {
   return broken ? 1 : 0;
 }
 
-/**
- * Two TCP proxies in front of each chain's RPC (the service gets both as a comma list, so it can
- * fail over when one dies). The chains' ports are chosen here, before they start, because the
- * stack starts the chains and the service together.
- */
-async function rpcEndpointPairs(): Promise<{
-  ports: { evmPort: number; solanaPort: number; solanaWsPort: number };
-  env: Record<string, string>;
-  evm: TcpProxy[];
-  solana: TcpProxy[];
-  close(): Promise<void>;
-}> {
-  const ports: number[] = [];
-  while (ports.length < 3) {
-    const port = await freePort();
-    if (!ports.includes(port)) ports.push(port);
-  }
-  const [evmPort, solanaPort, solanaWsPort] = ports;
-  const pair = (url: string) => Promise.all([startTcpProxy(url), startTcpProxy(url)]);
-  const evm = await pair(`http://127.0.0.1:${evmPort}`);
-  const solana = await pair(`http://127.0.0.1:${solanaPort}`);
-  return {
-    ports: { evmPort, solanaPort, solanaWsPort },
-    env: {
-      LOCAL_EVM_RPC_URL: evm.map((proxy) => proxy.url).join(','),
-      LOCAL_SOLANA_RPC_URL: solana.map((proxy) => proxy.url).join(','),
-    },
-    evm,
-    solana,
-    close: async () => {
-      await Promise.all([...evm, ...solana].map((proxy) => proxy.close()));
-    },
-  };
-}
-
 /** One token per chain, decimals 0, so a mint of 1 is one base unit on chain. */
 async function createToken(api: HttpClient, network: 'base' | 'solana'): Promise<string> {
   const created = await api.post('/tokens', {
@@ -314,111 +274,6 @@ async function settleAll(
       log(`${unsettled} operations not settled yet`);
     }
     await sleep(1_000);
-  }
-}
-
-/** Reads the truth from the chains and the operations from the database, per chain. */
-async function verdict(
-  stack: ServiceStack,
-  tokens: Record<Chain, string>,
-  requests: MintRequest[],
-): Promise<Record<Chain, ChainFigures>> {
-  const figures = {} as Record<Chain, ChainFigures>;
-  for (const chain of ['evm', 'solana'] as const) {
-    const mine = requests.filter((r) => r.chain === chain);
-    const recipients = mine.map((r) => r.recipient);
-    const truth: ChainTruth =
-      chain === 'evm'
-        ? await evmTruth(stack.chains.evmRpcUrl, tokens.evm, recipients)
-        : await solanaTruth(stack.chains.solanaRpcUrl, tokens.solana, recipients);
-    const normalize = (address: string) => (chain === 'evm' ? address.toLowerCase() : address);
-    const rows = await queryDatabase<{ recipient: string; n: number }>(
-      stack.services.databaseUrl,
-      `SELECT intent->>'recipient' AS recipient, count(*)::int AS n FROM operations
-        WHERE kind = 'token.mint' AND lower(intent->>'asset') = lower($1) GROUP BY 1`,
-      [tokens[chain]],
-    );
-    figures[chain] = chainFigures({
-      requests: mine,
-      truth,
-      initialSupply: 1n,
-      operationsPerRecipient: new Map(rows.map((row) => [normalize(row.recipient), row.n])),
-      normalize,
-    });
-  }
-  return figures;
-}
-
-/** Acceptance (client side, retries included) and settlement (the service's own clock). */
-async function latencies(
-  databaseUrl: string,
-  requests: MintRequest[],
-): Promise<Record<string, unknown>> {
-  const rows = await queryDatabase<{ network: string; ms: number }>(
-    databaseUrl,
-    `SELECT network, extract(epoch FROM settled_at - created_at)::float * 1000 AS ms
-       FROM operations WHERE kind = 'token.mint' AND settled_at IS NOT NULL`,
-  );
-  const result: Record<string, unknown> = {};
-  for (const chain of ['evm', 'solana'] as const) {
-    const accept = requests.filter((r) => r.chain === chain && r.acceptMs !== undefined);
-    const settle = rows.filter((row) => (chain === 'solana') === (row.network === 'solana'));
-    result[chain] = {
-      accept_ms: spread(accept.map((r) => r.acceptMs!)),
-      retried_requests: accept.filter((r) => r.attempts > 1).length,
-      max_attempts: Math.max(0, ...accept.map((r) => r.attempts)),
-      settle_ms: spread(settle.map((row) => row.ms)),
-    };
-  }
-  return result;
-}
-
-function spread(values: number[]): { p50: number; p99: number; max: number } {
-  return {
-    p50: round(percentile(values, 50)),
-    p99: round(percentile(values, 99)),
-    max: round(Math.max(...values)),
-  };
-}
-
-function printReport(
-  figures: Record<Chain, ChainFigures>,
-  timings: Record<string, unknown>,
-  faults: unknown[],
-  exits: unknown[],
-): void {
-  const columns = [
-    'requests',
-    'accepted',
-    'confirmed',
-    'failed',
-    'unsettled',
-    'lost',
-    'doubled',
-    'failed_but_minted',
-    'stray_supply',
-  ] as const;
-  console.log('\nchain   ' + columns.map((c) => c.padStart(10)).join(' '));
-  for (const chain of ['evm', 'solana'] as const) {
-    const row = columns.map((c) => String(figures[chain][c]).padStart(10)).join(' ');
-    console.log(chain.padEnd(8) + row);
-  }
-  for (const chain of ['evm', 'solana'] as const) {
-    const { doubled_by: by, failure_reasons: reasons } = figures[chain];
-    console.log(`${chain}: doubled by ${JSON.stringify(by)}; failures ${JSON.stringify(reasons)}`);
-  }
-  console.log('\nfaults:');
-  for (const fault of faults) console.log('  ' + JSON.stringify(fault));
-  console.log(`unexpected exits: ${exits.length ? JSON.stringify(exits) : 'none'}`);
-  console.log(`timings: ${JSON.stringify(timings, null, 2)}\n`);
-}
-
-/** Every service process's output, the killed ones' included, for a look after the run. */
-function writeServiceLogs(supervisor: Supervisor): void {
-  const dir = join(RESULTS, 'chaos-logs');
-  mkdirSync(dir, { recursive: true });
-  for (const { name, process } of supervisor.started) {
-    writeFileSync(join(dir, `${name}-${process.process.pid}.log`), process.output());
   }
 }
 

@@ -124,10 +124,12 @@ export async function startServiceStack(
   return stack;
 }
 
-/** Registers an account and returns a client carrying a fresh API key, and the account. */
-export async function newAccountClient(
-  http: HttpClient,
-): Promise<{ api: HttpClient; account: { wallets: { network: string; public_key: string }[] } }> {
+/** Registers an account and returns a client carrying a fresh API key, the key, and the account. */
+export async function newAccountClient(http: HttpClient): Promise<{
+  api: HttpClient;
+  key: string;
+  account: { wallets: { network: string; public_key: string }[] };
+}> {
   const session = new HttpClient(http.baseUrl);
   const email = `user-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
   const registered = await session.post('/account/register', {
@@ -136,5 +138,9 @@ export async function newAccountClient(
   });
   if (registered.status !== 200) throw new Error(`register: ${JSON.stringify(registered.body)}`);
   const key = await session.post('/account/api-keys', { name: 'test' });
-  return { api: http.with({ 'api-key': key.body.data.key }), account: registered.body.data };
+  return {
+    api: http.with({ 'api-key': key.body.data.key }),
+    key: key.body.data.key,
+    account: registered.body.data,
+  };
 }

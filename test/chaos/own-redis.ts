@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import Redis from 'ioredis';
+import { freePort } from '@test/support/service-process';
+
+/** A redis-server of the chaos run's own, which it may flush at will. */
+export interface OwnRedis {
+  readonly url: string;
+  /** FLUSHALL: every queue, job, lock and cache entry of the service is gone at once. */
+  flushAll(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `redis-server` (from PATH, or CHAOS_REDIS_SERVER) on a free port, nothing persisted. The shared
+ * Redis of the machine is never touched: other suites use it at the same time.
+ */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const child = spawn(
+    process.env.CHAOS_REDIS_SERVER ?? 'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server not ready after 10 s:\n${output}`));
+    }, 10_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  return {
+    url,
+    flushAll: async () => {
+      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await client.connect();
+        await client.flushall();
+      } finally {
+        client.disconnect();
+      }
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -7,10 +7,30 @@ export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Claims the key for this request; returns false when the key already exists. Concurrent
-   * claims of one key wait on the unique index, so exactly one wins.
+   * Runs `write` (the request's rows) and claims its key in one transaction, after freeing the
+   * key if its last claim is older than `notBefore`. False, with nothing written, when an earlier
+   * request holds the key. Concurrent claims of one key wait on the unique index: one wins.
    */
-  async claim(manager: EntityManager, entry: IdempotencyKeyEntity): Promise<boolean> {
+  async claimWith(
+    entry: IdempotencyKeyEntity,
+    notBefore: Date,
+    write: (manager: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await write(manager);
+        await this.expire(manager, entry.accountId, entry.key, notBefore);
+        if (!(await this.claim(manager, entry))) throw new KeyAlreadyClaimed();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof KeyAlreadyClaimed) return false;
+      throw error;
+    }
+  }
+
+  /** Claims the key; false when it already exists. */
+  private async claim(manager: EntityManager, entry: IdempotencyKeyEntity): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .insert()
@@ -33,7 +53,7 @@ export class IdempotencyRepository {
   }
 
   /** Frees a key past the retention window so it can be claimed again. */
-  async expire(
+  private async expire(
     manager: EntityManager,
     accountId: string,
     key: string,
@@ -51,3 +71,6 @@ export class IdempotencyRepository {
       .execute();
   }
 }
+
+/** Rolls back a request's rows when an earlier request holds its key. */
+class KeyAlreadyClaimed extends Error {}

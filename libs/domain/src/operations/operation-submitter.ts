@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, METRICS, boundedText, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
@@ -51,7 +50,6 @@ export class OperationSubmitter {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly operations: OperationRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly queue: OperationQueue,
@@ -124,24 +122,19 @@ export class OperationSubmitter {
     const notBefore = new Date(
       operation.createdAt.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
     );
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        await this.operations.insert(manager, operation, submission.metadata);
-        await this.idempotency.expire(manager, submission.accountId, idempotency.key, notBefore);
-        const won = await this.idempotency.claim(manager, {
-          accountId: submission.accountId,
-          key: idempotency.key,
-          requestHash,
-          operationId: operation.id,
-          createdAt: operation.createdAt,
-        });
-        if (!won) throw new KeyAlreadyClaimed();
-      });
-      return null;
-    } catch (error) {
-      if (!(error instanceof KeyAlreadyClaimed)) throw error;
-      return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);
-    }
+    const claimed = await this.idempotency.claimWith(
+      {
+        accountId: submission.accountId,
+        key: idempotency.key,
+        requestHash,
+        operationId: operation.id,
+        createdAt: operation.createdAt,
+      },
+      notBefore,
+      (manager) => this.operations.insert(manager, operation, submission.metadata),
+    );
+    if (claimed) return null;
+    return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);
   }
 
   private async replay(
@@ -161,9 +154,6 @@ export class OperationSubmitter {
     return operation;
   }
 }
-
-/** Rolls back an operation whose Idempotency-Key an earlier request holds. */
-class KeyAlreadyClaimed extends Error {}
 
 /** A stable hash of a JSON value: object keys sorted, so key order does not matter. */
 export function hashOf(value: unknown): string {

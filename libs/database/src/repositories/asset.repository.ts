@@ -12,6 +12,10 @@ export class AssetRepository {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ chainKey, address });
   }
 
+  findById(id: string): Promise<AssetEntity | null> {
+    return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
+  }
+
   findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
     return this.dataSource.getRepository(NftItemEntity).findOneBy({ collectionId, tokenId });
   }

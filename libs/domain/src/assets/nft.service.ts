@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppError, type AssetIntent } from '@app/common';
 import type { Network } from '@app/config';
 import {
@@ -70,7 +69,6 @@ export class NftService {
     private readonly metadata: MetadataHost,
     private readonly evm: EvmAdapter,
     private readonly solana: SolanaAdapter,
-    private readonly dataSource: DataSource,
   ) {}
 
   async createCollection(
@@ -353,7 +351,7 @@ export class NftService {
 
     const canonical = this.solana.normalizeAddress(address)!;
     const item = await this.assets.findItemByMint(canonical);
-    const owner = item ? await this.collectionById(item.collectionId) : null;
+    const owner = item ? await this.assets.findById(item.collectionId) : null;
     if (!item || !owner || owner.accountId !== accountId || owner.kind !== 'collection') {
       throw AppError.notFound(`No NFT collection or item ${address} in this account.`);
     }
@@ -375,9 +373,6 @@ export class NftService {
     return canonical;
   }
 
-  private collectionById(id: string): Promise<AssetEntity | null> {
-    return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
-  }
 }
 
 function collectionView(asset: AssetEntity, minted: bigint): CollectionView {

@@ -15,6 +15,17 @@ jest.setTimeout(180_000);
 type PendingRow = { status: string; tx_hash: string; nonce: string; signed_tx: string };
 
 const GWEI = 10n ** 9n;
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+/** How long the service reuses fee data (EvmAdapter), and a little more. */
+const FEE_CACHE_MS = 2_100;
+const NETWORKS = ['base', 'bsc'] as const;
+type Network = (typeof NETWORKS)[number];
+
+/** What a signed transaction offers per gas: its max fee (EIP-1559) or its gas price. */
+function offerOf(signedTx: string): bigint {
+  const tx = Transaction.from(signedTx);
+  return tx.maxFeePerGas ?? tx.gasPrice!;
+}
 const SPIKE_BASE_FEE = 100n * GWEI;
 
 /**
@@ -29,7 +40,8 @@ describe('EVM on a congested network', () => {
   let provider: JsonRpcProvider;
   let api: HttpClient;
   let wallet: string;
-  let token: string;
+  /** A token on an EIP-1559 network and one on a legacy (gas price) network, one anvil. */
+  const tokens: Record<Network, string> = { base: '', bsc: '' };
 
   beforeAll(async () => {
     stack = await startServiceStack({
@@ -39,13 +51,15 @@ describe('EVM on a congested network', () => {
     const client = await newAccountClient(stack.http);
     api = client.api;
     wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
-    const created = await api.post('/tokens', {
-      network: 'base',
-      name: 'Congested',
-      symbol: 'CGT',
-      amount: 1000,
-    });
-    token = expectConfirmedEnvelope(created, 'base', /^0x[0-9a-f]{64}$/).mint_address;
+    for (const network of NETWORKS) {
+      const created = await api.post('/tokens', {
+        network,
+        name: 'Congested',
+        symbol: 'CGT',
+        amount: 1000,
+      });
+      tokens[network] = expectConfirmedEnvelope(created, network, TX_HASH).mint_address;
+    }
   });
 
   afterEach(async () => {
@@ -58,17 +72,22 @@ describe('EVM on a congested network', () => {
     await stack?.stop();
   });
 
-  const balanceOf = (address: string): Promise<bigint> =>
-    new Contract(token, assetTokenArtifact.abi, provider).getFunction('balanceOf')(address);
+  const balanceOf = (network: Network, address: string): Promise<bigint> =>
+    new Contract(tokens[network], assetTokenArtifact.abi, provider).getFunction('balanceOf')(
+      address,
+    );
 
   /** Async mints to fresh recipients, each left pending in the node's pool (mining is off). */
-  async function pendingMints(count: number): Promise<{ id: string; recipient: string }[]> {
+  async function pendingMints(
+    network: Network,
+    count: number,
+  ): Promise<{ id: string; recipient: string }[]> {
     await provider.send('evm_setAutomine', [false]);
     const mints = await Promise.all(
       Array.from({ length: count }, async () => {
         const recipient = Wallet.createRandom().address;
         const response = await api.post(
-          `/tokens/${token}/mint`,
+          `/tokens/${tokens[network]}/mint`,
           { amount: 1, recipient },
           { prefer: 'respond-async' },
         );
@@ -97,6 +116,13 @@ describe('EVM on a congested network', () => {
       [id],
     );
 
+  /** A calm market: an earlier spike may not have decayed, nor the service's fee data of it. */
+  async function calmMarket(): Promise<void> {
+    await provider.send('anvil_setNextBlockBaseFeePerGas', ['0x' + GWEI.toString(16)]);
+    await provider.send('evm_mine', []);
+    await sleep(FEE_CACHE_MS);
+  }
+
   async function expectLedgerGapFree(): Promise<void> {
     const [ledger] = await queryDatabase<{ next_nonce: string }>(
       stack.services.databaseUrl,
@@ -109,50 +135,64 @@ describe('EVM on a congested network', () => {
     );
   }
 
-  it('replaces transactions outbid by a base-fee spike, and adopts the mined version', async () => {
-    const nonceBefore = await provider.getTransactionCount(wallet, 'latest');
-    const mints = await pendingMints(3);
-    const first = await Promise.all(mints.map((mint) => row(mint.id)));
-    const firstOffers = first.map((op) => Transaction.from(op.signed_tx).maxFeePerGas!);
-    expect(Math.max(...firstOffers.map(Number))).toBeLessThan(Number(SPIKE_BASE_FEE));
+  it.each([
+    ['EIP-1559 fees', 'base', 2],
+    ['a legacy gas price', 'bsc', 0],
+  ] as const)(
+    'replaces transactions outbid by a base-fee spike (%s), and adopts the mined version',
+    async (_, network, type) => {
+      await calmMarket();
+      const nonceBefore = await provider.getTransactionCount(wallet, 'latest');
+      const mints = await pendingMints(network, 3);
+      const first = await Promise.all(mints.map((mint) => row(mint.id)));
+      const firstOffers = first.map((op) => offerOf(op.signed_tx));
+      expect(Math.max(...firstOffers.map(Number))).toBeLessThan(Number(SPIKE_BASE_FEE));
 
-    await provider.send('anvil_setNextBlockBaseFeePerGas', ['0x' + SPIKE_BASE_FEE.toString(16)]);
-    await provider.send('evm_setIntervalMining', [1]);
-    const started = Date.now();
+      await provider.send('anvil_setNextBlockBaseFeePerGas', ['0x' + SPIKE_BASE_FEE.toString(16)]);
+      await provider.send('evm_setIntervalMining', [1]);
+      const started = Date.now();
 
-    for (const [index, mint] of mints.entries()) {
-      const settled = await settledOperation(api, mint.id, 60_000);
-      expect(settled).toMatchObject({ status: 'confirmed' });
-      const original = first[index].tx_hash;
-      // The mined version is a replacement, and it is what the operation reports.
-      expect(settled.tx).not.toBe(original);
-      expect(await provider.getTransactionReceipt(original)).toBeNull();
-      const receipt = (await provider.getTransactionReceipt(settled.tx))!;
-      expect(receipt.status).toBe(1);
-      // It landed in a block the first version could not enter: its base fee was above what
-      // the first version offered. The spike had not decayed.
-      const block = (await provider.getBlock(receipt.blockNumber))!;
-      expect(block.baseFeePerGas!).toBeGreaterThan(firstOffers[index]);
+      for (const [index, mint] of mints.entries()) {
+        const settled = await settledOperation(api, mint.id, 60_000);
+        expect(settled).toMatchObject({ status: 'confirmed' });
+        const original = first[index].tx_hash;
+        // The mined version is a replacement, and it is what the operation reports.
+        expect(settled.tx).not.toBe(original);
+        expect(await provider.getTransactionReceipt(original)).toBeNull();
+        const receipt = (await provider.getTransactionReceipt(settled.tx))!;
+        expect(receipt.status).toBe(1);
+        // It landed in a block the first version could not enter: its base fee was above what
+        // the first version offered. The spike had not decayed.
+        const block = (await provider.getBlock(receipt.blockNumber))!;
+        expect(block.baseFeePerGas!).toBeGreaterThan(firstOffers[index]);
 
-      // Every version was stored, all with the operation's one nonce.
-      const stored = await versions(mint.id);
-      expect(stored.length).toBeGreaterThanOrEqual(2);
-      expect(stored[0].tx_hash).toBe(original);
-      expect(stored.map((version) => version.tx_hash)).toContain(settled.tx);
-      expect(new Set(stored.map((version) => version.nonce))).toEqual(
-        new Set([first[index].nonce]),
-      );
-      expect(await balanceOf(mint.recipient)).toBe(parseUnits('1', 18));
-    }
-    // Decaying 12.5% a block from the spike to what the first versions offered takes far longer.
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 3);
-    await expectLedgerGapFree();
-  });
+        // Every version was stored, all with the operation's one nonce.
+        const stored = await versions(mint.id);
+        expect(stored.length).toBeGreaterThanOrEqual(2);
+        expect(stored[0].tx_hash).toBe(original);
+        expect(stored.map((version) => version.tx_hash)).toContain(settled.tx);
+        expect(new Set(stored.map((version) => version.nonce))).toEqual(
+          new Set([first[index].nonce]),
+        );
+        // Each version re-priced in its network's fee model, each offering more than the last.
+        const offers = stored.map((version) => Transaction.from(version.signed_tx));
+        expect(offers.every((tx) => tx.type === type)).toBe(true);
+        for (let v = 1; v < stored.length; v++) {
+          expect(offerOf(stored[v].signed_tx)).toBeGreaterThan(offerOf(stored[v - 1].signed_tx));
+        }
+        expect(await balanceOf(network, mint.recipient)).toBe(parseUnits('1', 18));
+      }
+      // Decaying 12.5% a block from the spike to what the first versions offered takes far longer.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 3);
+      await expectLedgerGapFree();
+    },
+  );
 
   it('re-sends a transaction the node dropped from its pool', async () => {
+    await calmMarket();
     const nonceBefore = await provider.getTransactionCount(wallet, 'latest');
-    const [mint] = await pendingMints(1);
+    const [mint] = await pendingMints('base', 1);
     const pending = await row(mint.id);
     await provider.send('anvil_dropTransaction', [pending.tx_hash]);
     expect(await provider.getTransaction(pending.tx_hash)).toBeNull();
@@ -161,8 +201,29 @@ describe('EVM on a congested network', () => {
     const settled = await settledOperation(api, mint.id, 60_000);
     expect(settled).toMatchObject({ status: 'confirmed', tx: pending.tx_hash });
     expect((await provider.getTransactionReceipt(pending.tx_hash))?.status).toBe(1);
-    expect(await balanceOf(mint.recipient)).toBe(parseUnits('1', 18));
+    expect(await balanceOf('base', mint.recipient)).toBe(parseUnits('1', 18));
     expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 1);
     await expectLedgerGapFree();
   });
+
+  it('signs in the fee model of each network when networks share a node', async () => {
+    // base (EIP-1559) and bsc (legacy gas price) on one anvil, moments apart: fee data of one
+    // must not be reused for the other.
+    for (const [network, type] of [
+      ['base', 2],
+      ['bsc', 0],
+      ['base', 2],
+    ] as const) {
+      const response = await api.post(`/tokens/${tokens[network]}/mint`, {
+        amount: 1,
+        recipient: Wallet.createRandom().address,
+      });
+      const { tx } = expectConfirmedEnvelope(response, network, TX_HASH);
+      expect((await provider.getTransaction(tx))?.type).toBe(type);
+    }
+  });
 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -108,16 +108,20 @@ export class EvmAdapter implements ChainAdapter {
     return BigInt(count);
   }
 
-  /** Fee fields for the network's fee model, cached briefly: every send of a burst shares them. */
+  /**
+   * Fee fields for the network's fee model, cached briefly: every send of a burst shares them.
+   * Keyed by chain and fee model: two networks on one node may price differently.
+   */
   async fees(network: EvmNetworkDefinition): Promise<FeeFields> {
-    const cached = this.feeCache.get(network.chainKey);
+    const key = `${network.chainKey}|${network.feeModel}`;
+    const cached = this.feeCache.get(key);
     if (cached && Date.now() - cached.at < FEE_CACHE_MS) return cached.fees;
     const data = await this.call(network, this.provider(network).getFeeData());
     const fees: FeeFields =
       network.feeModel === 'eip1559' && data.maxFeePerGas != null
         ? { maxFeePerGas: data.maxFeePerGas, maxPriorityFeePerGas: data.maxPriorityFeePerGas ?? 0n }
         : { gasPrice: data.gasPrice ?? 0n };
-    this.feeCache.set(network.chainKey, { at: Date.now(), fees });
+    this.feeCache.set(key, { at: Date.now(), fees });
     return fees;
   }
 

@@ -10,6 +10,7 @@ import { OperationEntity } from './operation.entity';
 import { SessionEntity } from './session.entity';
 
 export type { AssetDetails } from './asset.entity';
+export { newQueuedOperation } from './operation.entity';
 export {
   AccountEntity,
   ApiKeyEntity,

@@ -111,6 +111,33 @@ export class OperationEntity {
   settledAt!: Date | null;
 }
 
+/** A write just accepted: queued, nothing signed, tried or settled yet. */
+export function newQueuedOperation(
+  fields: Pick<OperationEntity, 'id' | 'accountId' | 'network' | 'chainKey' | 'signer' | 'intent'> &
+    Partial<Pick<OperationEntity, 'details' | 'metadataId'>>,
+  now = new Date(),
+): OperationEntity {
+  return {
+    kind: fields.intent.kind,
+    status: 'queued',
+    details: {},
+    metadataId: null,
+    nonce: null,
+    signedTx: null,
+    txHash: null,
+    result: null,
+    errorCode: null,
+    errorMessage: null,
+    attempts: 0,
+    lastError: null,
+    retryingSince: null,
+    createdAt: now,
+    updatedAt: now,
+    settledAt: null,
+    ...fields,
+  };
+}
+
 function bigintTransformer() {
   return {
     to: (value: bigint | null | undefined) => (value == null ? value : value.toString()),

@@ -6,6 +6,7 @@ import type { NetworkDefinition } from '@app/chains';
 import {
   IdempotencyRepository,
   OperationRepository,
+  newQueuedOperation,
   type AssetDetails,
   type MetadataDocumentEntity,
   type OperationEntity,
@@ -57,31 +58,16 @@ export class OperationSubmitter {
 
   /** Returns the operation, and whether it is an earlier request's (an idempotent replay). */
   async submit(submission: Submission, idempotency?: IdempotencyRequest): Promise<Submitted> {
-    const now = new Date();
-    const operation: OperationEntity = {
+    const operation = newQueuedOperation({
       id: newId(),
       accountId: submission.accountId,
-      kind: submission.intent.kind,
       network: submission.network.network,
       chainKey: submission.network.chainKey,
-      status: 'queued',
+      signer: submission.signer,
       intent: submission.intent,
       details: submission.details ?? {},
       metadataId: submission.metadata?.id ?? null,
-      signer: submission.signer,
-      nonce: null,
-      signedTx: null,
-      txHash: null,
-      result: null,
-      errorCode: null,
-      errorMessage: null,
-      attempts: 0,
-      lastError: null,
-      retryingSince: null,
-      createdAt: now,
-      updatedAt: now,
-      settledAt: null,
-    };
+    });
     if (idempotency) {
       const earlier = await this.insertClaimingKey(operation, submission, idempotency);
       // Its first request enqueued it, or the reconciler will: as far as we know it can run.

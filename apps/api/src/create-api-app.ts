@@ -6,6 +6,7 @@ import { createLogger, PinoNestLogger, requestIdFrom } from '@app/common';
 import { mountAdminRoutes } from './admin/admin-routes';
 import { AppModule } from './app.module';
 import { setUpOpenApi } from './http/docs/openapi';
+import { edgeServerOptions, hardenEdge } from './http/edge';
 import { echoRequestId } from './http/request-id';
 import { logRequests } from './http/request-logging';
 import { closeConnectionsWhileDraining, ShutdownDrain } from './http/shutdown-drain';
@@ -26,14 +27,18 @@ export async function createApiApp(
     // On SIGTERM, requests already on a connection are served (with `Connection: close`)
     // rather than refused with a bare 503; new connections are refused once the server closes.
     return503OnClosing: false,
+    ...edgeServerOptions(config.api, logger),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    // Bodies are parsed by the edge's own JSON parser only (hardenEdge): no form bodies.
+    bodyParser: false,
   });
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
+  hardenEdge(fastify);
   logRequests(fastify, logger);
   recordRequestMetrics(fastify);
   closeConnectionsWhileDraining(fastify, app.get(ShutdownDrain));

@@ -18,6 +18,13 @@ export interface AppConfig {
     authKey?: string;
     /** On SIGTERM: how long to keep serving (unhealthy, closing connections) before closing. */
     shutdownDrainMs: number;
+    /** A client must send a request's headers within this, else 408 and the connection closes. */
+    headersTimeoutMs: number;
+    /**
+     * ... and the whole request (body included) within this. A handler's own time (a write
+     * waiting SYNC_WAIT_MS for its operation) is not counted: the request is read by then.
+     */
+    requestTimeoutMs: number;
   };
   /** Bull Board at /admin/queues: mounted only when a password is configured. */
   admin?: { user: string; password: string };

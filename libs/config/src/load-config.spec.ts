@@ -189,6 +189,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
   });
 
+  it('reads the HTTP timeouts: headers within 10 s, the whole request within 20 s', () => {
+    expect(loadConfig({}).api).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 20_000,
+    });
+    // A request timeout under the default headers timeout brings the headers timeout down too.
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '3000' }).api).toMatchObject({
+      headersTimeoutMs: 3_000,
+      requestTimeoutMs: 3_000,
+    });
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' }),
+    ).toThrow(/HTTP_HEADERS_TIMEOUT_MS must be an integer between 100 and 20000/);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
   it('reads the per-key rate limit, 600 requests a minute by default', () => {
     expect(loadConfig({}).rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
     const config = loadConfig({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '10' });

@@ -60,6 +60,7 @@ export function loadConfig(env: Env): AppConfig {
         0,
         600_000,
       ),
+      ...httpTimeouts(env),
     },
     admin: env.ADMIN_PASSWORD
       ? { user: env.ADMIN_USER || 'admin', password: env.ADMIN_PASSWORD }
@@ -233,6 +234,29 @@ function solanaPriorityFee(env: Env): {
       100,
     ),
   };
+}
+
+/**
+ * How long a client may take to send a request's headers, and the whole request (body
+ * included): a connection that says nothing or a body that never finishes is closed (408)
+ * within seconds instead of holding a socket. Headers come first, so they get no longer.
+ */
+function httpTimeouts(env: Env): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  const requestTimeoutMs = integer(
+    'HTTP_REQUEST_TIMEOUT_MS',
+    env.HTTP_REQUEST_TIMEOUT_MS,
+    20_000,
+    100,
+    600_000,
+  );
+  const headersTimeoutMs = integer(
+    'HTTP_HEADERS_TIMEOUT_MS',
+    env.HTTP_HEADERS_TIMEOUT_MS,
+    Math.min(10_000, requestTimeoutMs),
+    100,
+    requestTimeoutMs,
+  );
+  return { headersTimeoutMs, requestTimeoutMs };
 }
 
 function integer(

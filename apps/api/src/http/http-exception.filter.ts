@@ -61,6 +61,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
         headers: {},
       };
     }
+    // Before the database check: a body the client stopped sending fails with ECONNRESET too.
+    const fastifyStatus = fastifyClientErrorStatus(exception);
+    if (fastifyStatus) {
+      return {
+        status: fastifyStatus,
+        message: fastifyMessage(exception, fastifyStatus),
+        headers: {},
+      };
+    }
     if (isDatabaseUnavailable(exception)) {
       // A connection that failed or dropped: what it was writing did not commit, and an
       // operation is stored in one statement or one transaction, so it is all or nothing.
@@ -77,14 +86,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
         },
       };
     }
-    const fastifyStatus = fastifyClientErrorStatus(exception);
-    if (fastifyStatus) {
-      return {
-        status: fastifyStatus,
-        message: fastifyMessage(exception, fastifyStatus),
-        headers: {},
-      };
-    }
     return {
       status: 500,
       message: `Something went wrong on our side (request ${request.id}).`,
@@ -99,6 +100,8 @@ function httpMessage(exception: HttpException, request: FastifyRequest): string 
       return `No route ${request.method} ${request.url.split('?')[0]}.`;
     case HttpStatus.PAYLOAD_TOO_LARGE:
       return 'The request body is over the size limit.';
+    case HttpStatus.UNSUPPORTED_MEDIA_TYPE:
+      return 'Bodies are accepted as application/json only: send Content-Type: application/json.';
     case HttpStatus.BAD_REQUEST:
       return `${INVALID_BODY_MESSAGE} ${exception.message}`;
     default:

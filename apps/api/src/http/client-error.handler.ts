@@ -26,7 +26,7 @@ export function clientErrorHandler(
     const { status, message } = describe(error.code, timeouts);
     const requestId = randomUUID();
     logger.info(
-      { requestId, status, code: error.code, remoteAddress: socket.remoteAddress },
+      { context: 'HTTP', requestId, status, code: error.code, remoteAddress: socket.remoteAddress },
       'client error',
     );
     if (socket.writable && !responseStarted(socket)) {

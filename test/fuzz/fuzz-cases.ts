@@ -2,6 +2,7 @@ import { Rng } from './fuzz-random';
 import {
   hostileObject,
   hostileValue,
+  labelledHostileValue,
   longString,
   nested,
   NUMBER_TOKENS,
@@ -30,6 +31,8 @@ export interface FuzzCase {
   category: string;
   /** The route documents a non-envelope 2xx (a hosted document, a page, metrics). */
   bareSuccess: boolean;
+  /** A POST whose body is not JSON: the contract refuses it (never a 2xx). */
+  expectRefusal?: boolean;
   /** A raw connection probe, for which the server closing it without an answer is fine. */
   closeIsAnswer?: boolean;
   request: FuzzRequest;
@@ -176,9 +179,9 @@ function pickField(rng: Rng, draft: Draft, candidates: string[] = []): string {
 }
 
 const attackFieldType: Attack = (draft, { rng }) => {
-  const field = pickField(rng, draft);
-  setField(draft, field, hostileValue(rng));
-  return 'field.wrong-type';
+  const [kind, value] = labelledHostileValue(rng);
+  setField(draft, pickField(rng, draft), value);
+  return `field.${kind}`;
 };
 
 const attackUnicode: Attack = (draft, { rng }) => {
@@ -790,7 +793,12 @@ function buildCase(index: number, rng: Rng, targets: FuzzTargets): FuzzCase {
   // GET and DELETE get bodies too, now and then: a body where none is expected.
   if (!shape.body && attack === attackEncoding) draft.body = hostileObject(rng);
   const category = attack(draft, { rng, targets, family, route });
-  return { index, ...writeOut(draft, route), category };
+  const written = writeOut(draft, route);
+  const notJson =
+    written.request.body !== undefined &&
+    !/^application\/json(;|$)/i.test(draft.contentType ?? '') &&
+    /^encoding\.(form|content-type|no-content-type|multipart)$/.test(category);
+  return { index, ...written, category, expectRefusal: draft.method === 'POST' && notJson };
 }
 
 function writeOut(draft: Draft, route: RouteSpec): Omit<FuzzCase, 'index' | 'category'> {

@@ -123,6 +123,11 @@ export const NUMBER_TOKENS: readonly string[] = [
 
 /** A value of any JSON type, small or not, chosen to surprise a field's validator. */
 export function hostileValue(rng: Rng, depth = 0): FuzzValue {
+  return labelledHostileValue(rng, depth)[1];
+}
+
+/** hostileValue with the kind it drew (null, number, unicode, nested...), for the report. */
+export function labelledHostileValue(rng: Rng, depth = 0): [string, FuzzValue] {
   const kind = rng.weighted<string>([
     ['null', 3],
     ['bool', 2],
@@ -134,6 +139,10 @@ export function hostileValue(rng: Rng, depth = 0): FuzzValue {
     ['object', depth < 3 ? 3 : 0],
     ['nested', 1],
   ]);
+  return [kind, hostileOfKind(rng, kind, depth)];
+}
+
+function hostileOfKind(rng: Rng, kind: string, depth: number): FuzzValue {
   switch (kind) {
     case 'null':
       return null;

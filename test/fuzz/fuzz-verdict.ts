@@ -16,6 +16,7 @@ export function judge(fuzz: FuzzCase, answer: FuzzAnswer): string | undefined {
   const status = answer.status;
   if (status >= 500) return '5xx';
   if (!answer.headers['x-request-id']) return 'no-x-request-id';
+  if (fuzz.expectRefusal && status < 300) return 'non-JSON body accepted';
   if (fuzz.request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   if (fuzz.bareSuccess && status < 400) return undefined;
   let body: unknown;
@@ -118,7 +119,7 @@ export class FuzzReport {
   }
 
   /** Every distinct failure with its smallest example, ready to replay by hand. */
-  reproductions(limit = 200): string {
+  reproductions(limit = 500): string {
     const sorted = [...this.failures].sort(([a], [b]) => a.localeCompare(b));
     const lines = [`${this.failureCount} failing answers, ${sorted.length} distinct:`];
     for (const [key, failure] of sorted.slice(0, limit)) {
@@ -127,7 +128,7 @@ export class FuzzReport {
       lines.push(
         `- [${key}] ×${failure.count}: ${failure.problem}`,
         `    request (case #${fuzz.index}): ${fuzz.request.method} ${this.excerpt(fuzz.request.path, 200)}`,
-        `    headers: ${this.excerpt(fuzz.request.headers.map(([name, value]) => `${name}: ${value}`).join(' | '), 300)}`,
+        `    headers: ${fuzz.request.headers.map(([name, value]) => `${name}: ${this.excerpt(value, 80)}`).join(' | ')}`,
         `    body (${body?.length ?? 0} bytes): ${body ? this.excerpt(body.toString('utf8'), 300) : '-'}`,
         `    answer: ${answer.status ?? answer.failure} x-request-id=${String(answer.headers['x-request-id'] ?? '-')} ` +
           `content-type=${String(answer.headers['content-type'] ?? '-')} ${this.excerpt(answer.body.toString('utf8'), 300)}`,

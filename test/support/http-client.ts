@@ -13,6 +13,11 @@ export class HttpClient {
     private readonly defaultHeaders: Record<string, string> = {},
   ) {}
 
+  /** The session cookie (`name=value`) this client carries, if it signed in. */
+  get sessionCookie(): string | undefined {
+    return this.cookie;
+  }
+
   /** A client with the same base URL and extra default headers (e.g. an api-key). */
   with(headers: Record<string, string>): HttpClient {
     return new HttpClient(this.baseUrl, { ...this.defaultHeaders, ...headers });

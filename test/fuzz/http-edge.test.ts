@@ -40,6 +40,9 @@ describe('the HTTP edge under fuzzing', () => {
         RATE_LIMIT_REQUESTS: '10000000',
         // Without a worker (during the run) a write waits this long before its 202.
         SYNC_WAIT_MS: '200',
+        // Unfinished requests are closed (408) well inside the suite's 20 s patience.
+        HTTP_HEADERS_TIMEOUT_MS: '5000',
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
         LOG_LEVEL: 'warn',
       },
     });

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large' },
   URI_TOO_LONG: { status: 414, error: 'URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported media type' },
+  EXPECTATION_FAILED: { status: 417, error: 'Expectation failed' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too many requests' },
   HEADERS_TOO_LARGE: { status: 431, error: 'Request header fields too large' },
   INTERNAL: { status: 500, error: 'Internal server error' },

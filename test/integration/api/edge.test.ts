@@ -231,6 +231,15 @@ describe('The HTTP edge', () => {
       expectEdgeError(response, 400, 'Bad request', /not valid HTTP/);
     });
 
+    it('an Expect header other than 100-continue is 417', async () => {
+      const response = await rawRequest(
+        http.baseUrl,
+        head('GET /health HTTP/1.1', 'Expect: fuzz', 'x-request-id: edge-expect') + '\r\n',
+      );
+      expectEdgeError(response, 417, 'Expectation failed', /Expect header "fuzz"/);
+      expect(response.headers['x-request-id']).toBe('edge-expect');
+    });
+
     it('an HTTP/1.1 request without Host is 400', async () => {
       const response = await rawRequest(
         http.baseUrl,

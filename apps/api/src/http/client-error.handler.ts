@@ -1,9 +1,9 @@
 import type { ConnectionError } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { INVALID_BODY_MESSAGE } from '@app/common';
+import { INVALID_BODY_MESSAGE, requestIdFrom } from '@app/common';
 import { errorEnvelope } from './error-envelope';
 
 /** Node's parser refuses headers over this many bytes (its `maxHeaderSize`, left at default). */
@@ -34,6 +34,30 @@ export function clientErrorHandler(
     }
     socket.destroy(error);
   };
+}
+
+/**
+ * Answers a request whose `Expect` header names anything but `100-continue` (Node answers those
+ * with a bare 417 of its own): 417 in the envelope, with the caller's request id when well formed.
+ */
+export function answerUnsupportedExpectation(
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  const requestId = requestIdFrom(request.headers['x-request-id']);
+  const body = JSON.stringify(
+    errorEnvelope(
+      417,
+      `The Expect header "${String(request.headers.expect).slice(0, 64)}" is not supported.`,
+    ),
+  );
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+    connection: 'close',
+  });
+  response.end(body);
 }
 
 function describe(

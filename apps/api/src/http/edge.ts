@@ -2,7 +2,7 @@ import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@app/config';
-import { clientErrorHandler } from './client-error.handler';
+import { answerUnsupportedExpectation, clientErrorHandler } from './client-error.handler';
 import { answerFrameworkError, requireHostHeader } from './framework-errors.handler';
 import { registerJsonBodyParser } from './json-body.parser';
 
@@ -46,4 +46,5 @@ export function edgeServerOptions(
 export function hardenEdge(fastify: FastifyInstance): void {
   registerJsonBodyParser(fastify);
   requireHostHeader(fastify);
+  fastify.server.on('checkExpectation', answerUnsupportedExpectation);
 }

@@ -5,6 +5,7 @@
  */
 export * from './chain-adapter';
 export * from './chain-registry';
+export * from './chain-rejection';
 export * from './chains.module';
 export * from './evm/evm.adapter';
 export * from './evm/evm-fee-bump';

@@ -3,6 +3,7 @@ import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { operationRow, waitForExit, waitForSettledRow } from '@test/support/operation-polling';
+import { logLines } from '@test/support/log-lines';
 import {
   newAccountClient,
   startServiceStack,
@@ -166,7 +167,7 @@ describe('Solana recovery', () => {
     expect(landed).toBe(signed.tx_hash);
     expect((await landedStatus(landed)).err).toEqual({ InstructionError: [1, { Custom: 0 }] });
 
-    await stack.startWorker();
+    const worker = await stack.startWorker();
     const settled = await waitForSettled(id);
     expect(settled).toMatchObject({
       status: 'failed',
@@ -178,8 +179,17 @@ describe('Solana recovery', () => {
     expect(view.body.data).toMatchObject({
       status: 'failed',
       tx: signed.tx_hash,
-      error: { error: 'Bad gateway', message: expect.stringMatching(/rejected the transaction/) },
+      // In words: what the chain said ({"InstructionError":[1,{"Custom":0}]}) stays in the log.
+      error: {
+        error: 'Bad gateway',
+        message:
+          'The System program rejected the transaction (instruction 1: account already in use).',
+      },
     });
+    const logged = logLines(worker).find(
+      (line) => line.msg === 'Operation failed' && line.operationId === id,
+    );
+    expect(logged).toMatchObject({ chainError: '{"InstructionError":[1,{"Custom":0}]}' });
     expect(await groupSize(collection)).toBe(sizeBefore);
     const items = await queryDatabase(
       stack.services.databaseUrl,

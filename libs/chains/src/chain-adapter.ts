@@ -19,6 +19,11 @@ export interface ChainAdapter {
   generateWallet(): GeneratedWallet;
   /** The canonical form of a well-formed address of this family, or null when malformed. */
   normalizeAddress(address: string): string | null;
+  /**
+   * What a canonical address is when assets sent to it are lost (a program, a sysvar, the zero
+   * address: "the System program"), or null when nothing is known against it.
+   */
+  lostRecipient(address: string): string | null;
   /** Native balance in the smallest unit (lamports, wei). */
   getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint>;
   /** Local chains only: gives the address native currency to pay fees with. */

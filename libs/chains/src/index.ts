@@ -5,9 +5,11 @@
  */
 export * from './chain-adapter';
 export * from './chain-registry';
+export * from './chain-rejection';
 export * from './chains.module';
 export * from './evm/evm.adapter';
 export * from './evm/evm-fee-bump';
+export * from './evm/evm-known-accounts';
 export * from './networks/network-definition';
 export * from './networks/network-registry';
 export * from './networks/network-table';
@@ -20,6 +22,7 @@ export * from './solana/operation-memo';
 export * from './solana/priority-fee';
 export * from './solana/signature-status.batcher';
 export * from './solana/solana-errors';
+export * from './solana/solana-known-accounts';
 export * from './solana/solana-planner';
 export * from './solana/solana-reads';
 export * from './solana/solana-rpc.client';

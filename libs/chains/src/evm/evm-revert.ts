@@ -1,5 +1,6 @@
 import { Interface, isCallException, type ErrorDescription } from 'ethers';
-import { AppError } from '@app/common';
+import { AppError, boundedText } from '@app/common';
+import { ChainRejection, plainNodeText } from '../chain-rejection';
 import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
 
 const INTERFACES = [
@@ -23,11 +24,17 @@ export function decodeRevert(data: string | null | undefined): ErrorDescription 
 
 /**
  * A contract revert as the client's error (contract: 403 authority, 409 state), or null when the
- * thrown value is not a revert (an RPC fault is retried instead).
+ * thrown value is not a revert (an RPC fault is retried instead). The revert as ethers reported
+ * it is the error's `detail`, for the log.
  */
-export function revertToAppError(error: unknown): AppError | null {
+export function revertToAppError(error: unknown): ChainRejection | null {
   if (!isCallException(error)) return null;
   const decoded = decodeRevert(error.data);
+  const client = clientError(decoded, error.reason);
+  return new ChainRejection(client.code, client.message, boundedText(error.message));
+}
+
+function clientError(decoded: ErrorDescription | null, reason: string | null): AppError {
   switch (decoded?.name) {
     case 'OwnableUnauthorizedAccount':
       return new AppError('FORBIDDEN', 'The managed wallet is not the owner of this contract.');
@@ -45,10 +52,13 @@ export function revertToAppError(error: unknown): AppError | null {
     case 'ERC721IncorrectOwner':
     case 'ERC721InsufficientApproval':
       return new AppError('FORBIDDEN', 'The managed wallet does not hold this token.');
-    default:
+    default: {
+      // A custom error's name is an identifier; a reason string is the contract's own words.
+      const why = decoded?.name ?? plainNodeText(reason ?? '');
       return new AppError(
         'BAD_GATEWAY',
-        `The chain rejected the transaction: ${decoded?.name ?? error.reason ?? 'execution reverted'}.`,
+        `The contract reverted the transaction${why ? ` (${why})` : ''}.`,
       );
+    }
   }
 }

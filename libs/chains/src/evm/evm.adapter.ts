@@ -18,6 +18,7 @@ import type { EvmNetworkDefinition, NetworkDefinition } from '../networks/networ
 import { takenOutMessage, type EndpointHealth } from '../rpc-endpoint-pool';
 import { withTimeout } from '../rpc-error';
 import { revertToAppError } from './evm-revert';
+import { evmLostRecipient } from './evm-known-accounts';
 import { FailoverJsonRpcProvider } from './failover-json-rpc.provider';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -63,6 +64,10 @@ export class EvmAdapter implements ChainAdapter {
   /** Any letter case is accepted (contract: "checksum accepted, case-insensitive"). */
   normalizeAddress(address: string): string | null {
     return EVM_ADDRESS.test(address) ? getAddress(address.toLowerCase()) : null;
+  }
+
+  lostRecipient(address: string): string | null {
+    return evmLostRecipient(address);
   }
 
   async getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint> {

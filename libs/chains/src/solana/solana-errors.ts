@@ -1,7 +1,9 @@
 import { SystemProgram, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { AppError, type AssetIntent } from '@app/common';
+import { ChainRejection } from '../chain-rejection';
 import type { TransactionErrorJson } from './signature-status.batcher';
+import { solanaProgramName } from './solana-known-accounts';
 
 const TOKEN_2022 = TOKEN_2022_PROGRAM_ID.toBase58();
 const SYSTEM = SystemProgram.programId.toBase58();
@@ -25,15 +27,36 @@ export function instructionPrograms(wire: Buffer | Uint8Array): string[] {
   return message.compiledInstructions.map((ix) => keys[ix.programIdIndex]?.toBase58() ?? '');
 }
 
+/** The System program's errors (`SystemError`), by code. */
+const SYSTEM_ERRORS = [
+  'AccountAlreadyInUse',
+  'ResultWithNegativeLamports',
+  'InvalidProgramId',
+  'InvalidAccountDataLength',
+  'MaxSeedLengthExceeded',
+  'AddressWithSeedMismatch',
+  'NonceNoRecentBlockhashes',
+  'NonceBlockhashNotExpired',
+  'NonceUnexpectedBlockhashValue',
+];
+/** Variant names of Solana's TransactionError and InstructionError ("IncorrectProgramId"). */
+const VARIANT_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+
 /**
  * A failed (or refused) transaction as the client's error (contract: 403 authority, 409 state),
- * else a 502 naming what the chain said. `programs` tells which program each instruction calls.
+ * else a 502 saying in words what the chain refused. `programs` tells which program each
+ * instruction calls. What the chain said, as it said it, is the error's `detail` (for the log).
  */
 export function solanaErrorToAppError(
   err: TransactionErrorJson,
   programs: string[],
   intent: AssetIntent,
-): AppError {
+): ChainRejection {
+  const error = clientError(err, programs, intent);
+  return new ChainRejection(error.code, error.message, err);
+}
+
+function clientError(err: TransactionErrorJson, programs: string[], intent: AssetIntent): AppError {
   if (err === 'InsufficientFundsForFee' || err === 'AccountNotFound') {
     return new AppError('BAD_GATEWAY', 'The managed wallet has no SOL to pay the network fee.');
   }
@@ -55,7 +78,45 @@ export function solanaErrorToAppError(
       return new AppError('BAD_GATEWAY', 'The managed wallet lacks SOL for this operation.');
     }
   }
-  return new AppError('BAD_GATEWAY', `The chain rejected the transaction: ${describe(err)}.`);
+  return new AppError('BAD_GATEWAY', plainRefusal(err, programs));
+}
+
+/**
+ * What the chain refused, in words: "The Token-2022 program rejected the transaction (instruction
+ * 2: incorrect program id)." Only variant names and numbers are taken from the error, never its
+ * payloads.
+ */
+function plainRefusal(err: TransactionErrorJson, programs: string[]): string {
+  const failed = instructionError(err);
+  if (failed) {
+    const program = programs[failed.index] ?? '';
+    const name = solanaProgramName(program);
+    const who = name ? name.charAt(0).toUpperCase() + name.slice(1) : 'A Solana program';
+    const reason =
+      failed.custom !== undefined
+        ? customError(program, failed.custom)
+        : failed.name
+          ? words(failed.name)
+          : null;
+    return `${who} rejected the transaction (instruction ${failed.index}${reason ? `: ${reason}` : ''}).`;
+  }
+  const variant = typeof err === 'string' ? err : isObject(err) ? Object.keys(err)[0] : undefined;
+  const reason = variant === undefined ? null : words(variant);
+  return `The chain rejected the transaction${reason ? ` (${reason})` : ''}.`;
+}
+
+function customError(program: string, code: number): string {
+  const known = program === SYSTEM ? SYSTEM_ERRORS[code] : undefined;
+  return known ? words(known)! : `custom error ${code}`;
+}
+
+/** "IncorrectProgramId" as "incorrect program id"; null for what is not a variant name. */
+function words(variant: string): string | null {
+  if (!VARIANT_NAME.test(variant)) return null;
+  return variant
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 function tokenProgramError(
@@ -116,15 +177,13 @@ function instructionError(
   if (!Array.isArray(detail) || typeof detail[0] !== 'number') return null;
   const [index, reason] = detail as [number, unknown];
   if (typeof reason === 'string') return { index, name: reason };
-  if (isObject(reason) && typeof reason.Custom === 'number')
-    return { index, custom: reason.Custom };
-  return { index };
+  if (!isObject(reason)) return { index };
+  if (typeof reason.Custom === 'number') return { index, custom: reason.Custom };
+  // A variant with a payload (`{ BorshIoError: "..." }`): its name, not what it carries.
+  const [variant] = Object.keys(reason);
+  return variant === undefined ? { index } : { index, name: variant };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-function describe(err: TransactionErrorJson): string {
-  return typeof err === 'string' ? err : JSON.stringify(err);
 }

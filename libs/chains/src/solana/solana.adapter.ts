@@ -25,6 +25,7 @@ import {
   type SolanaRpc,
 } from './solana-rpc.client';
 import type { RentOf } from './token2022-instructions';
+import { solanaLostRecipient } from './solana-known-accounts';
 
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const DEV_FUNDING_LAMPORTS = 100 * LAMPORTS_PER_SOL;
@@ -103,6 +104,10 @@ export class SolanaAdapter implements ChainAdapter {
     } catch {
       return null;
     }
+  }
+
+  lostRecipient(address: string): string | null {
+    return solanaLostRecipient(address);
   }
 
   async getNativeBalance(network: NetworkDefinition, address: string): Promise<bigint> {

@@ -5,6 +5,12 @@ import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/cha
 import { AssetRepository, ManagedWalletRepository, type AssetEntity } from '@app/database';
 import { readPathAddress, type PathAddress } from './path-address';
 
+/** An address of the request's asset (canonical), which must not receive it. */
+export interface OwnAddress {
+  address: string;
+  what: 'token' | 'collection' | 'item';
+}
+
 /** Finds the caller's assets and checks the addresses and networks of a request. */
 @Injectable()
 export class AssetLocator {
@@ -67,14 +73,29 @@ export class AssetLocator {
     );
   }
 
-  /** A recipient address in the network's format, canonical. */
-  recipient(network: NetworkDefinition, address: string, field = 'recipient'): string {
-    const canonical = this.chains.adapter(network.family).normalizeAddress(address);
+  /**
+   * A recipient address in the network's format, canonical, that can still move what it is sent
+   * (README, "Recipients"): not an address the chain family knows as a sink (a program, a sysvar,
+   * the zero address: its adapter's rule), nor one of the request's own asset (`own`: a mint on
+   * Solana, a contract on EVM), whose key nobody holds.
+   */
+  recipient(
+    network: NetworkDefinition,
+    address: string,
+    own: readonly OwnAddress[],
+    field = 'recipient',
+  ): string {
+    const adapter = this.chains.adapter(network.family);
+    const canonical = adapter.normalizeAddress(address);
     if (!canonical) throw AppError.badRequest(`${field} is not a ${network.network} address.`);
-    if (/^0x0{40}$/.test(canonical)) {
-      throw AppError.badRequest(
-        `${field} must not be the zero address: tokens sent there are lost.`,
-      );
+    const kind = network.family === 'solana' ? 'mint' : 'contract';
+    const sink =
+      adapter.lostRecipient(canonical) ??
+      own
+        .filter((asset) => asset.address === canonical)
+        .map((asset) => `the ${asset.what}'s own ${kind}`)[0];
+    if (sink) {
+      throw AppError.badRequest(`${field} ${canonical} is ${sink}: assets sent there are lost.`);
     }
     return canonical;
   }

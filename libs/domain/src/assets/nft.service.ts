@@ -137,7 +137,9 @@ export class NftService {
       throw AppError.conflict(`The collection has reached its max supply (${maxSupply}).`);
     }
     const signer = await this.locator.managedWallet(accountId, network.family);
-    const recipient = this.locator.recipient(network, input.recipient ?? signer);
+    const recipient = this.locator.recipient(network, input.recipient ?? signer, [
+      { address: asset.address, what: 'collection' },
+    ]);
     const royalty = itemRoyalty(network, input.seller_fee, asset.details.seller_fee ?? 0);
     const document = this.metadata.host(accountId, {
       name: input.name,
@@ -190,7 +192,13 @@ export class NftService {
       input,
       'token_id',
     );
-    const recipient = this.locator.recipient(network, input.recipient);
+    const recipient = this.locator.recipient(network, input.recipient, [
+      { address: collection.address, what: 'collection' },
+      // On Solana the item is a mint of its own; on EVM it lives in the collection's contract.
+      ...(network.family === 'solana'
+        ? [{ address: item.mintAddress, what: 'item' as const }]
+        : []),
+    ]);
     const intent: AssetIntent = {
       kind: 'nft.transfer',
       collection: collection.address,
@@ -372,7 +380,6 @@ export class NftService {
     }
     return canonical;
   }
-
 }
 
 function collectionView(asset: AssetEntity, minted: bigint): CollectionView {

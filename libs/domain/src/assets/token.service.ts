@@ -147,7 +147,9 @@ export class TokenService {
     const recipient =
       kind === 'token.burn'
         ? undefined
-        : this.locator.recipient(network, input.recipient ?? signer);
+        : this.locator.recipient(network, input.recipient ?? signer, [
+            { address: asset.address, what: 'token' },
+          ]);
     // Solana's checked instructions carry the decimals; EVM intents stay as they were.
     const solana = network.family === 'solana' ? { decimals } : {};
     const intent: AssetIntent =

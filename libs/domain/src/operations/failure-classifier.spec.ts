@@ -96,6 +96,16 @@ describe('classifyFailure', () => {
         new SolanaRpcError(-32005, 'Node is behind by 42 slots', null),
         'The Solana RPC answered with error -32005: Node is behind by 42 slots',
       ],
+      [
+        'SolanaRpcError carrying JSON',
+        new SolanaRpcError(-32603, 'Internal error: {"InstructionError":[2,"X"]}\nmore', null),
+        'The Solana RPC answered with error -32603: Internal error',
+      ],
+      [
+        'SolanaRpcError with nothing plain to say',
+        new SolanaRpcError(-32603, '{"err":1}', null),
+        'The Solana RPC answered with error -32603.',
+      ],
     ])('%s', (_name, error, reason) => {
       expect(classifyFailure(error)).toEqual({ kind: 'transient', reason });
     });

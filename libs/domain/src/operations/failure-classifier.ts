@@ -1,5 +1,5 @@
 import { AppError, boundedText } from '@app/common';
-import { RpcUnavailable, SolanaRpcError, SolanaTransportError } from '@app/chains';
+import { RpcUnavailable, SolanaRpcError, SolanaTransportError, plainNodeText } from '@app/chains';
 import { RetryLater } from './retry-later';
 
 /**
@@ -65,7 +65,9 @@ function transientReason(error: unknown): string | null {
   if (error instanceof AppError && error.status === 503) return error.message;
   if (error instanceof SolanaTransportError) return 'The Solana RPC could not be reached.';
   if (error instanceof SolanaRpcError) {
-    return `The Solana RPC answered with error ${error.code}: ${boundedText(error.message, REASON_MAX)}`;
+    // The reason may reach the client (retries exhausted): the node's words, not its payloads.
+    const said = plainNodeText(error.message, REASON_MAX);
+    return `The Solana RPC answered with error ${error.code}${said ? `: ${said}` : '.'}`;
   }
   // A connection failure may come wrapped (fetch's TypeError "fetch failed" carries it as cause).
   let current = asError(error);

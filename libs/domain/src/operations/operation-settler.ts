@@ -16,6 +16,7 @@ import {
   type AssetWrite,
   type OperationEntity,
 } from '@app/database';
+import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
 import { settledMessage, settlementOf } from './settlement';
 
@@ -57,7 +58,7 @@ export class OperationSettler {
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason);
-    await this.announce(operation.id, failed ? failedRow(operation, reason) : null);
+    await this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
   }
 
   /**
@@ -67,15 +68,20 @@ export class OperationSettler {
   async failQueued(operation: OperationEntity, error: AppError): Promise<boolean> {
     const reason = failureOf(error);
     const failed = await this.operations.failQueued(operation.id, reason);
-    if (failed) await this.announce(operation.id, failedRow(operation, reason));
+    if (failed) await this.announce(operation.id, failedRow(operation, reason), error);
     return failed;
   }
 
   /**
    * Counts, logs and publishes a settlement this worker wrote (`settled`, the row as written);
-   * null when another worker had settled it first, whose waiters then read Postgres.
+   * null when another worker had settled it first, whose waiters then read Postgres. A failure
+   * the chain decided logs what the chain said (`error`'s detail): the client's message is plain.
    */
-  private async announce(id: string, settled: OperationEntity | null): Promise<void> {
+  private async announce(
+    id: string,
+    settled: OperationEntity | null,
+    error?: AppError,
+  ): Promise<void> {
     if (!settled) return this.channel.publish(settledMessage(id));
     const { kind, network, status } = settled;
     METRICS.operations.inc({ kind, network, status });
@@ -84,7 +90,8 @@ export class OperationSettler {
       this.logger.log({ msg: 'Operation confirmed', ...fields });
     } else {
       const { errorCode, errorMessage } = settled;
-      this.logger.warn({ msg: 'Operation failed', ...fields, errorCode, errorMessage });
+      const chainError = error instanceof ChainRejection ? error.detail : undefined;
+      this.logger.warn({ msg: 'Operation failed', ...fields, errorCode, errorMessage, chainError });
     }
     await this.channel.publish(settledMessage(id, settlementOf(settled)));
   }

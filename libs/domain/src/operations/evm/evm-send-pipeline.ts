@@ -6,6 +6,7 @@ import {
   EvmAdapter,
   cappedFees,
   feesJson,
+  nodeRefusal,
   type BroadcastResult,
   type EvmCall,
   type EvmNetworkDefinition,
@@ -209,7 +210,7 @@ export class EvmSendPipeline {
       // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
       if (result.kind === 'accepted') return item.done(undefined, stored(item, 'submitted'));
       if (result.kind === 'nonce-used') return item.done(undefined, stored(item, 'signed'));
-      item.done(new AppError('BAD_GATEWAY', refusal(signer.network, result.message)));
+      item.done(nodeRefusal(signer.network.network, result.message));
     });
   }
 
@@ -230,12 +231,20 @@ export class EvmSendPipeline {
       for (const [index, item] of signed.entries()) {
         const result = results[index];
         if (result.kind !== 'rejected') continue;
+        const refused = nodeRefusal(signer.network.network, result.message);
         await this.operations.releaseSigned(session.manager, item.operation.id);
         await this.operations.fail(
           item.operation.id,
-          { code: 'BAD_GATEWAY', message: refusal(signer.network, result.message) },
+          { code: refused.code, message: refused.message },
           session.manager,
         );
+        // The client reads the plain message; what the node said is kept here only.
+        this.logger.warn({
+          msg: 'Node refused the transaction',
+          operationId: item.operation.id,
+          network: signer.network.network,
+          chainError: refused.detail,
+        });
       }
       if (tail < signed.length) {
         const firstFreed = signed[tail].nonce;
@@ -325,8 +334,4 @@ function batchFailure(error: unknown): Error {
     return error instanceof Error ? error : new Error(String(error));
   }
   return new RetryLater('The transaction could not be signed.', { cause: error });
-}
-
-function refusal(network: EvmNetworkDefinition, message: string): string {
-  return `The ${network.network} node refused the transaction: ${boundedText(message, 300)}`;
 }

@@ -11,6 +11,7 @@ import {
   planSolanaTransaction,
   reached,
   signWire,
+  nodeRefusal,
   solanaErrorToAppError,
   solanaOutcome,
   wireSigners,
@@ -221,10 +222,7 @@ export class SolanaOperationExecutor {
           if (again) continue;
           const error =
             result.err === null
-              ? new AppError(
-                  'BAD_GATEWAY',
-                  `The ${network.network} node refused the transaction: ${result.message}`,
-                )
+              ? nodeRefusal(network.network, result.message)
               : solanaErrorToAppError(result.err, programsOf(wire), operation.intent);
           return { kind: 'failed', error };
         }

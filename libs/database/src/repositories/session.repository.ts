@@ -19,7 +19,19 @@ export class SessionRepository {
       .findOneBy({ tokenHash, expiresAt: MoreThan(now) });
   }
 
-  async deleteByTokenHash(tokenHash: string): Promise<void> {
-    await this.dataSource.getRepository(SessionEntity).delete({ tokenHash });
+  /** Ends a session; returns which one it was, or null when no session had this token. */
+  async deleteByTokenHash(
+    tokenHash: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ id: string; accountId: string } | null> {
+    const result = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(SessionEntity)
+      .where({ tokenHash })
+      .returning(['id', 'account_id'])
+      .execute();
+    const [row] = result.raw as { id: string; account_id: string }[];
+    return row ? { id: row.id, accountId: row.account_id } : null;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { SessionEntity } from '../entities';
+import { returnedRows } from './returned-rows';
 
 @Injectable()
 export class SessionRepository {
@@ -24,14 +25,11 @@ export class SessionRepository {
     tokenHash: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<{ id: string; accountId: string } | null> {
-    const result = await manager
-      .createQueryBuilder()
-      .delete()
-      .from(SessionEntity)
-      .where({ tokenHash })
-      .returning(['id', 'account_id'])
-      .execute();
-    const [row] = result.raw as { id: string; account_id: string }[];
-    return row ? { id: row.id, accountId: row.account_id } : null;
+    const result: unknown[] = await manager.query(
+      `DELETE FROM sessions WHERE token_hash = $1 RETURNING id, account_id AS "accountId"`,
+      [tokenHash],
+    );
+    const [ended] = returnedRows<{ id: string; accountId: string }>(result);
+    return ended ?? null;
   }
 }

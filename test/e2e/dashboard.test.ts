@@ -165,6 +165,25 @@ describe('dashboard in a real browser', () => {
     await page.locator('#keys-body tr', { hasText: 'browser key' }).getByText('Revoked').waitFor();
   });
 
+  it("shows the account's activity from its audit trail, newest first", async () => {
+    const rows = page.locator('#audit-body tr');
+    await rows.nth(5).waitFor();
+    const types = await rows.evaluateAll((found) =>
+      found.map((row) => row.getAttribute('data-audit-type')),
+    );
+    expect(types).toEqual([
+      'login.succeeded',
+      'login.failed',
+      'session.ended',
+      'api_key.revoked',
+      'api_key.issued',
+      'account.created',
+    ]);
+    expect(await rows.nth(1).textContent()).toContain('Sign-in failed');
+    expect(await rows.nth(3).textContent()).toMatch(/API key revoked.*browser key \(ais_/);
+    expect(await rows.nth(5).textContent()).toContain(email);
+  });
+
   it('pages recent operations with More, and shows none where the endpoint is missing', async () => {
     // The operations themselves come from the chain pipeline; here the page's side of the
     // contract is checked against answers of the documented shape.

@@ -7,6 +7,7 @@ import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
 import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
+import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { HealthController } from './health/health.controller';
@@ -35,6 +36,7 @@ import { WalletsController } from './wallets/wallets.controller';
     MetadataController,
     HealthController,
     DashboardController,
+    AuditController,
   ],
   providers: [
     HealthService,

@@ -13,6 +13,7 @@ import { ManagedWalletRepository } from './repositories/managed-wallet.repositor
 import { SessionRepository } from './repositories/session.repository';
 import { SettlementRepository } from './repositories/settlement.repository';
 import { SolanaOperationRepository } from './repositories/solana-operation.repository';
+import { AuditEventRepository } from './repositories/audit-event.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -26,6 +27,7 @@ const REPOSITORIES = [
   AssetRepository,
   SolanaOperationRepository,
   SettlementRepository,
+  AuditEventRepository,
 ];
 
 @Global()

@@ -18,3 +18,6 @@ export * from './repositories/managed-wallet.repository';
 export * from './repositories/session.repository';
 export * from './repositories/settlement.repository';
 export * from './repositories/solana-operation.repository';
+export * from './repositories/audit-event.repository';
+export * from './audit/audit-chain';
+export * from './audit/audit-verification';

@@ -3,6 +3,8 @@ import { AccountService } from './accounts/account.service';
 import { ApiKeyService } from './accounts/api-key.service';
 import { ManagedWallets } from './accounts/managed-wallets';
 import { AssetLocator } from './assets/asset-locator';
+import { AuditReader } from './audit/audit-reader';
+import { AuditTrail } from './audit/audit-trail';
 import { MetadataHost } from './assets/metadata';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
@@ -40,6 +42,8 @@ const SERVICES = [
   ManagedSigner,
   FaultInjection,
   Reconciler,
+  AuditTrail,
+  AuditReader,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

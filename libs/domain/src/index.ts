@@ -10,6 +10,8 @@ export * from './assets/asset-inputs';
 export * from './assets/metadata';
 export * from './assets/nft.service';
 export * from './assets/token.service';
+export * from './audit/audit-reader';
+export * from './audit/audit-trail';
 export * from './domain.module';
 export * from './operations/operation-reader';
 export * from './operations/operation-runner';

@@ -1,7 +1,7 @@
 import { SetMetadata, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-export type AuthMode = 'api-key' | 'session' | 'public';
+export type AuthMode = 'api-key' | 'session' | 'api-key-or-session' | 'public';
 export const AUTH_MODE = 'auth-mode';
 
 /** No credentials needed (health, hosted metadata, registration, login). */
@@ -10,6 +10,10 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_M
 /** The dashboard's session cookie instead of an API key (the /account routes). */
 export const SessionAuth = (): MethodDecorator & ClassDecorator =>
   SetMetadata(AUTH_MODE, 'session');
+
+/** Either: an `api-key` header when one is sent, else the session cookie (the account's own reads). */
+export const ApiKeyOrSessionAuth = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(AUTH_MODE, 'api-key-or-session');
 
 export interface AuthenticatedRequest extends FastifyRequest {
   accountId?: string;

@@ -34,6 +34,10 @@ export class AuthGuard implements CanActivate {
         return this.authenticateSession(request);
       case 'api-key':
         return this.authenticateApiKey(request);
+      case 'api-key-or-session':
+        return header(request, 'api-key') === undefined
+          ? this.authenticateSession(request)
+          : this.authenticateApiKey(request);
     }
   }
 

@@ -3,6 +3,7 @@ import { OperationsAssets1763900000000 } from './1763900000000-operations-assets
 import { SolanaOperations1764000000000 } from './1764000000000-solana-operations.migration';
 import { OperationTransactions1765000000000 } from './1765000000000-operation-transactions.migration';
 import { OperationRetries1765100000000 } from './1765100000000-operation-retries.migration';
+import { AuditEvents1765200000000 } from './1765200000000-audit-events.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   SolanaOperations1764000000000,
   OperationTransactions1765000000000,
   OperationRetries1765100000000,
+  AuditEvents1765200000000,
 ];

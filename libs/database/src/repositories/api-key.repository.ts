@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiKeyEntity } from '../entities';
 
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(key: ApiKeyEntity): Promise<void> {
-    await this.dataSource.getRepository(ApiKeyEntity).insert(key);
+  async insert(key: ApiKeyEntity, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.getRepository(ApiKeyEntity).insert(key);
   }
 
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {
@@ -20,15 +20,21 @@ export class ApiKeyRepository {
       .find({ where: { accountId }, order: { createdAt: 'DESC' } });
   }
 
-  /** Revokes a key of the account; returns false when the account has no such key. */
-  async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
-    const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ id, accountId });
-    if (!key) return false;
-    if (!key.revokedAt) {
-      await this.dataSource
-        .getRepository(ApiKeyEntity)
-        .update({ id, accountId, revokedAt: IsNull() }, { revokedAt: at });
-    }
-    return true;
+  /**
+   * Revokes a key of the account; returns the key and whether this call revoked it (false when
+   * it was revoked already), or null when the account has no such key.
+   */
+  async revoke(
+    accountId: string,
+    id: string,
+    at: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ key: ApiKeyEntity; revokedNow: boolean } | null> {
+    const keys = manager.getRepository(ApiKeyEntity);
+    const key = await keys.findOneBy({ id, accountId });
+    if (!key) return null;
+    if (key.revokedAt) return { key, revokedNow: false };
+    const update = await keys.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: at });
+    return { key, revokedNow: update.affected === 1 };
   }
 }

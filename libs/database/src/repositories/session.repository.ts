@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { SessionEntity } from '../entities';
+import { returnedRows } from './returned-rows';
 
 @Injectable()
 export class SessionRepository {
@@ -19,7 +20,16 @@ export class SessionRepository {
       .findOneBy({ tokenHash, expiresAt: MoreThan(now) });
   }
 
-  async deleteByTokenHash(tokenHash: string): Promise<void> {
-    await this.dataSource.getRepository(SessionEntity).delete({ tokenHash });
+  /** Ends a session; returns which one it was, or null when no session had this token. */
+  async deleteByTokenHash(
+    tokenHash: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ id: string; accountId: string } | null> {
+    const result: unknown[] = await manager.query(
+      `DELETE FROM sessions WHERE token_hash = $1 RETURNING id, account_id AS "accountId"`,
+      [tokenHash],
+    );
+    const [ended] = returnedRows<{ id: string; accountId: string }>(result);
+    return ended ?? null;
   }
 }

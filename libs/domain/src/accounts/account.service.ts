@@ -7,9 +7,12 @@ import {
   ManagedWalletRepository,
   SessionRepository,
   type AccountEntity,
+  type AuditDetails,
+  type AuditEventInput,
   type ManagedWalletEntity,
   type SessionEntity,
 } from '@app/database';
+import { AuditTrail } from '../audit/audit-trail';
 import { hashPassword, verifyPassword } from '../security/password-hasher';
 import { newSessionToken, tokenHash } from '../security/tokens';
 import { ManagedWallets } from './managed-wallets';
@@ -38,6 +41,7 @@ export class AccountService {
     private readonly sessions: SessionRepository,
     private readonly wallets: ManagedWalletRepository,
     private readonly managedWallets: ManagedWallets,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Creates the account and its two managed wallets in one transaction, then a session. */
@@ -61,6 +65,7 @@ export class AccountService {
       }
       await this.wallets.insertMany(manager, wallets);
       await this.sessions.insert(row, manager);
+      await this.audit.record(accountCreated(account, wallets, row.id), manager);
     });
     await this.managedWallets.fund(wallets);
     return { account: accountView(account, wallets), session };
@@ -73,13 +78,23 @@ export class AccountService {
     const account = await this.accounts.findByEmail(normalizeEmail(email));
     const valid = await verifyPassword(password, account?.passwordHash ?? (await DECOY_HASH));
     if (!account || !valid) {
+      // Recorded against an existing account only: an unknown email has no chain to join.
+      if (account) await this.audit.record({ accountId: account.id, type: 'login.failed' });
       throw new AppError('UNAUTHORIZED', 'Invalid email or password.');
     }
     return { account: await this.view(account.id), session: await this.openSession(account.id) };
   }
 
   async logout(token: string): Promise<void> {
-    await this.sessions.deleteByTokenHash(tokenHash(token));
+    await this.audit.recordWith(
+      (manager) => this.sessions.deleteByTokenHash(tokenHash(token), manager),
+      (ended) =>
+        ended && {
+          accountId: ended.accountId,
+          type: 'session.ended',
+          details: { session_id: ended.id },
+        },
+    );
   }
 
   /** The account a session token belongs to, or null when unknown or expired. */
@@ -99,7 +114,10 @@ export class AccountService {
 
   private async openSession(accountId: string): Promise<Session> {
     const { session, row } = newSession(accountId, this.config.api.sessionTtlHours);
-    await this.sessions.insert(row);
+    await this.audit.recordWith(
+      (manager) => this.sessions.insert(row, manager),
+      () => ({ accountId, type: 'login.succeeded', details: { session_id: row.id } }),
+    );
     return session;
   }
 }
@@ -116,6 +134,17 @@ function newSession(accountId: string, ttlHours: number): { session: Session; ro
     createdAt: new Date(),
   };
   return { session: { token, expiresAt }, row };
+}
+
+/** The first entry of an account's audit trail: who it is and the managed keys it was given. */
+function accountCreated(
+  account: AccountEntity,
+  wallets: ManagedWalletEntity[],
+  sessionId: string,
+): AuditEventInput {
+  const details: AuditDetails = { email: account.email, session_id: sessionId };
+  for (const wallet of wallets) details[`${wallet.family}_wallet`] = wallet.address;
+  return { accountId: account.id, type: 'account.created', details };
 }
 
 /** Wallets in the order the account's reads list them (solana, then evm). */

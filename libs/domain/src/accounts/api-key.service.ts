@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, newId, TtlCache } from '@app/common';
-import { ApiKeyRepository, type ApiKeyEntity } from '@app/database';
+import { ApiKeyRepository, type ApiKeyEntity, type AuditEventInput } from '@app/database';
 import { ApiKeyRevocations } from '@app/queue';
+import { AuditTrail } from '../audit/audit-trail';
 import { newApiKey, tokenHash } from '../security/tokens';
 
 export interface ApiKeyView {
@@ -43,6 +44,7 @@ export class ApiKeyService {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly revocations: ApiKeyRevocations,
+    private readonly audit: AuditTrail,
   ) {}
 
   async issue(accountId: string, name: string | undefined): Promise<IssuedApiKey> {
@@ -56,7 +58,10 @@ export class ApiKeyService {
       createdAt: new Date(),
       revokedAt: null,
     };
-    await this.keys.insert(entity);
+    await this.audit.recordWith(
+      (manager) => this.keys.insert(entity, manager),
+      () => keyEvent('api_key.issued', entity),
+    );
     return { ...toView(entity), key };
   }
 
@@ -65,9 +70,13 @@ export class ApiKeyService {
   }
 
   async revoke(accountId: string, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.keys.revoke(accountId, id, new Date()))) {
-      throw AppError.notFound('API key not found.');
-    }
+    const revoked = UUID.test(id)
+      ? await this.audit.recordWith(
+          (manager) => this.keys.revoke(accountId, id, new Date(), manager),
+          (result) => (result?.revokedNow ? keyEvent('api_key.revoked', result.key) : null),
+        )
+      : null;
+    if (!revoked) throw AppError.notFound('API key not found.');
     this.forget(id);
     await this.revocations.publish(id);
   }
@@ -104,6 +113,15 @@ export class ApiKeyService {
   private forget(apiKeyId: string): void {
     this.active.deleteWhere((principal) => principal.apiKeyId === apiKeyId);
   }
+}
+
+/** A key's id, name and display prefix: never the key or its hash. */
+function keyEvent(type: 'api_key.issued' | 'api_key.revoked', key: ApiKeyEntity): AuditEventInput {
+  return {
+    accountId: key.accountId,
+    type,
+    details: { api_key_id: key.id, name: key.name, prefix: key.keyPrefix },
+  };
 }
 
 function toView(key: ApiKeyEntity): ApiKeyView {

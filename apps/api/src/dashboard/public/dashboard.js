@@ -14,9 +14,12 @@
  * @typedef {{ operation_id: string, kind: string, network: string, status: string,
  *   tx: string | null, created_at: string }} Operation
  * @typedef {{ operations: Operation[], next_cursor: string | null }} OperationsPage
+ * @typedef {{ seq: number, type: string, details: Record<string, unknown>,
+ *   occurred_at: string }} AuditEntry
+ * @typedef {{ entries: AuditEntry[], next_cursor: string | null }} AuditPage
  */
 
-const OPERATIONS_PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 const FAMILY_NAMES = /** @type {Record<string, string>} */ ({ solana: 'Solana', evm: 'EVM' });
 
 // ---- HTTP -------------------------------------------------------------------------------------
@@ -225,6 +228,7 @@ function showSignedIn(account, message) {
   void loadKeys();
   void loadWallets();
   void loadOperations(true);
+  void loadActivity(true);
 }
 
 /**
@@ -295,7 +299,7 @@ async function revokeKey(key, trigger) {
     await busy(trigger, () => api('DELETE', `/account/api-keys/${encodeURIComponent(key.id)}`));
     announce(`API key "${key.name}" revoked.`);
     $('keys-title').focus();
-    await loadKeys();
+    await Promise.all([loadKeys(), loadActivity(true)]);
   } catch (error) {
     if (!sessionEnded(error)) showError('key-error', error);
   }
@@ -318,7 +322,7 @@ async function issueKey(event) {
     announce('API key issued. Copy it now: it is shown only once.');
     field.focus();
     field.select();
-    await loadKeys();
+    await Promise.all([loadKeys(), loadActivity(true)]);
   } catch (error) {
     if (!sessionEnded(error)) showError('key-error', error);
   }
@@ -381,10 +385,57 @@ function walletItem(wallet) {
   ]);
 }
 
-// ---- Operations -------------------------------------------------------------------------------
+// ---- Paged lists (operations, activity) ------------------------------------------------------
 
-/** @type {string | null} */
-let nextCursor = null;
+/**
+ * A table of the account's records, newest first, a page at a time (`next_cursor` is opaque),
+ * made of the elements `${prefix}-table`, `-body`, `-empty`, `-error` and `-more`. A 404 means
+ * this deployment has no such endpoint yet: there is nothing to show.
+ * @template T
+ * @param {string} prefix
+ * @param {string} path
+ * @param {(data: unknown) => { items: T[], next_cursor: string | null }} pageOf
+ * @param {(item: T) => HTMLElement} rowOf
+ * @returns {(first: boolean) => Promise<void>}
+ */
+function pagedTable(prefix, path, pageOf, rowOf) {
+  /** @type {string | null} */
+  let nextCursor = null;
+  return async (first) => {
+    const more = button(`${prefix}-more`);
+    const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
+    const url = `${path}?limit=${PAGE_SIZE}${cursor}`;
+    showError(`${prefix}-error`);
+    try {
+      const page = pageOf(await (first ? api('GET', url) : busy(more, () => api('GET', url))));
+      const body = $(`${prefix}-body`);
+      const rows = page.items.map(rowOf);
+      if (first) body.replaceChildren(...rows);
+      else body.append(...rows);
+      nextCursor = page.next_cursor;
+      const any = body.children.length > 0;
+      $(`${prefix}-table`).hidden = !any;
+      $(`${prefix}-empty`).hidden = any;
+      more.hidden = !nextCursor;
+    } catch (error) {
+      if (sessionEnded(error)) return;
+      if (first && error instanceof ApiError && error.status === 404) {
+        $(`${prefix}-table`).hidden = true;
+        $(`${prefix}-empty`).hidden = false;
+        more.hidden = true;
+        return;
+      }
+      showError(`${prefix}-error`, error);
+    }
+  };
+}
+
+/** @param {string} value */
+function txCode(value) {
+  return el('code', { class: 'tx', title: value, text: shorten(value, 8) });
+}
+
+// ---- Operations -------------------------------------------------------------------------------
 
 /** @param {string} status */
 function statusClass(status) {
@@ -393,46 +444,9 @@ function statusClass(status) {
   return 'pending';
 }
 
-/**
- * The account's operations, newest first, a page at a time (`next_cursor` is opaque). A 404 means
- * this deployment has no operations endpoint yet: there is nothing to show.
- * @param {boolean} first
- */
-async function loadOperations(first) {
-  const more = button('ops-more');
-  const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
-  const path = `/account/operations?limit=${OPERATIONS_PAGE_SIZE}${cursor}`;
-  showError('ops-error');
-  try {
-    const page = /** @type {OperationsPage} */ (
-      await (first ? api('GET', path) : busy(more, () => api('GET', path)))
-    );
-    const body = $('ops-body');
-    const rows = page.operations.map(operationRow);
-    if (first) body.replaceChildren(...rows);
-    else body.append(...rows);
-    nextCursor = page.next_cursor;
-    const any = body.children.length > 0;
-    $('ops-table').hidden = !any;
-    $('ops-empty').hidden = any;
-    more.hidden = !nextCursor;
-  } catch (error) {
-    if (sessionEnded(error)) return;
-    if (first && error instanceof ApiError && error.status === 404) {
-      $('ops-table').hidden = true;
-      $('ops-empty').hidden = false;
-      more.hidden = true;
-      return;
-    }
-    showError('ops-error', error);
-  }
-}
-
 /** @param {Operation} operation */
 function operationRow(operation) {
-  const tx = operation.tx
-    ? el('code', { class: 'tx', title: operation.tx, text: shorten(operation.tx, 8) })
-    : el('span', { class: 'muted', text: '—' });
+  const tx = operation.tx ? txCode(operation.tx) : el('span', { class: 'muted', text: '—' });
   return el('tr', { 'data-operation-id': operation.operation_id }, [
     timeCell(operation.created_at),
     el('td', { text: operation.kind }),
@@ -443,6 +457,72 @@ function operationRow(operation) {
     el('td', {}, [tx]),
   ]);
 }
+
+const loadOperations = pagedTable(
+  'ops',
+  '/account/operations',
+  (data) => {
+    const page = /** @type {OperationsPage} */ (data);
+    return { items: page.operations, next_cursor: page.next_cursor };
+  },
+  operationRow,
+);
+
+// ---- Activity (the audit trail) ---------------------------------------------------------------
+
+const EVENT_NAMES = /** @type {Record<string, string>} */ ({
+  'account.created': 'Account created',
+  'login.succeeded': 'Signed in',
+  'login.failed': 'Sign-in failed (wrong password)',
+  'session.ended': 'Signed out',
+  'api_key.issued': 'API key issued',
+  'api_key.revoked': 'API key revoked',
+  'managed_key.used': 'Managed key signed a transaction',
+});
+
+/** @param {unknown} value */
+const asText = (value) => (typeof value === 'string' ? value : '');
+
+/**
+ * What the entry was about, in a few words (and the transaction, for a signing).
+ * @param {AuditEntry} entry
+ */
+function auditSubject(entry) {
+  const details = entry.details;
+  switch (entry.type) {
+    case 'api_key.issued':
+    case 'api_key.revoked':
+      return [document.createTextNode(`${asText(details.name)} (${asText(details.prefix)}…) `)];
+    case 'managed_key.used':
+      return [
+        document.createTextNode(`${asText(details.kind)} on ${asText(details.network)} `),
+        details.tx ? txCode(asText(details.tx)) : null,
+      ];
+    case 'account.created':
+      return [document.createTextNode(asText(details.email))];
+    default:
+      return [];
+  }
+}
+
+/** @param {AuditEntry} entry */
+function auditRow(entry) {
+  return el('tr', { 'data-audit-seq': String(entry.seq), 'data-audit-type': entry.type }, [
+    timeCell(entry.occurred_at),
+    el('td', { text: EVENT_NAMES[entry.type] ?? entry.type }),
+    el('td', {}, auditSubject(entry)),
+  ]);
+}
+
+const loadActivity = pagedTable(
+  'audit',
+  '/account/audit',
+  (data) => {
+    const page = /** @type {AuditPage} */ (data);
+    return { items: page.entries, next_cursor: page.next_cursor };
+  },
+  auditRow,
+);
 
 // ---- Sign in, create an account, sign out -----------------------------------------------------
 
@@ -494,6 +574,7 @@ async function start() {
   button('sign-out').addEventListener('click', () => void signOut());
   button('refresh-wallets').addEventListener('click', () => void loadWallets());
   button('ops-more').addEventListener('click', () => void loadOperations(false));
+  button('audit-more').addEventListener('click', () => void loadActivity(false));
   button('dismiss-key').addEventListener('click', () => {
     hideNewKey();
     input('key-name').focus();

@@ -1,0 +1,42 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ok, type SuccessEnvelope } from '@app/common';
+import { AuditReader, type AuditPageView } from '@app/domain';
+import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
+import { SESSION_COOKIE } from '../auth/session-cookie';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+
+export class AuditPageQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  /** A previous page's `next_cursor`. */
+  @IsOptional()
+  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'cursor must be a next_cursor of this endpoint' })
+  cursor?: string;
+}
+
+/** The account's own audit trail (contract: "api-key or session, in the envelope"). */
+@ApiTags('account')
+@Controller('account')
+export class AuditController {
+  constructor(private readonly reader: AuditReader) {}
+
+  @ApiSecurity('api-key')
+  @ApiCookieAuth(SESSION_COOKIE)
+  @ApiKeyOrSessionAuth()
+  @Get('audit')
+  @ApiEnvelope('The account audit trail, newest first, with its hash chain', [400, 401])
+  async list(
+    @AccountId() accountId: string,
+    @Query() query: AuditPageQuery,
+  ): Promise<SuccessEnvelope<AuditPageView>> {
+    return ok(await this.reader.page(accountId, query.limit ?? 20, query.cursor), 'Audit trail.');
+  }
+}

@@ -15,6 +15,10 @@ export async function startApiInProcess(
     FUND_MANAGED_WALLETS: 'false',
     // The in-process API logs to the test runner's output: only what is worth reading there.
     LOG_LEVEL: 'warn',
+    // Redis keys (queues, rate-limit counts) of this suite's own: instances sharing the suite's
+    // database share them, and no other suite on the same Redis counts against the same
+    // 127.0.0.1 sign-in and registration limits.
+    QUEUE_PREFIX: `ais-${new URL(services.databaseUrl).pathname.slice(1)}`,
     ...env,
   });
   const app = await createApiApp(config);

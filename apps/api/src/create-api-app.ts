@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { setUpOpenApi } from './http/docs/openapi';
 import { echoRequestId } from './http/request-id';
 import { logRequests } from './http/request-logging';
+import { setSecurityHeaders } from './http/security-headers';
 import { closeConnectionsWhileDraining, ShutdownDrain } from './http/shutdown-drain';
 import { recordRequestMetrics } from './http/request-metrics';
 
@@ -21,7 +22,8 @@ export async function createApiApp(
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(request.headers['x-request-id']),
     requestIdHeader: false,
-    trustProxy: true,
+    // Whose X-Forwarded-For to believe (TRUST_PROXY): request.ip keys the per-address limits.
+    trustProxy: config.api.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // On SIGTERM, requests already on a connection are served (with `Connection: close`)
     // rather than refused with a bare 503; new connections are refused once the server closes.
@@ -32,6 +34,7 @@ export async function createApiApp(
     abortOnError: false,
   });
   await app.register(fastifyCookie);
+  await setSecurityHeaders(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
   logRequests(fastify, logger);

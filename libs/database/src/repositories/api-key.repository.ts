@@ -6,8 +6,21 @@ import { ApiKeyEntity } from '../entities';
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(key: ApiKeyEntity): Promise<void> {
-    await this.dataSource.getRepository(ApiKeyEntity).insert(key);
+  /**
+   * Inserts the key unless its account already holds `maxActive` unrevoked keys; false then.
+   * The account's row is locked first, so concurrent issues for one account are counted one
+   * after another (each count is a new statement, which sees the keys committed before it).
+   */
+  async insertWithinCap(key: ApiKeyEntity, maxActive: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+      const active = await manager
+        .getRepository(ApiKeyEntity)
+        .countBy({ accountId: key.accountId, revokedAt: IsNull() });
+      if (active >= maxActive) return false;
+      await manager.getRepository(ApiKeyEntity).insert(key);
+      return true;
+    });
   }
 
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {

@@ -13,7 +13,7 @@ const API_POLICY = "default-src 'none';frame-ancestors 'none'";
 function expectApiHeaders(response: HttpResponse): void {
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   expect(response.headers.get('content-security-policy')).toBe(API_POLICY);
-  expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  expect(response.headers.get('x-frame-options')).toBe('DENY');
   expect(response.headers.get('cache-control')).toBe('no-store');
 }
 

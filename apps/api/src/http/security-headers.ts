@@ -75,6 +75,8 @@ export async function setSecurityHeaders(
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: { useDefaults: false, directives: API_POLICY },
+    // As every policy here says (frame-ancestors 'none'), for browsers that read only this one.
+    frameguard: { action: 'deny' },
     // Browsers ignore HSTS over plain HTTP, but a local run behind a TLS proxy on a shared
     // host name would pin that whole name to HTTPS for a year: only real profiles send it.
     strictTransportSecurity:

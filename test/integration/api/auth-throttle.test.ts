@@ -161,7 +161,6 @@ describe('sign-in and registration throttles', () => {
       { ...services, redisUrl: deadRedis },
       { LOGIN_LIMIT_PER_EMAIL: '1/60', LOGIN_LIMIT_PER_IP: '1/60', REGISTER_LIMIT_PER_IP: '1/60' },
     );
-    apps.push(app);
     const warnings: string[] = [];
     const warn = jest
       .spyOn(Logger.prototype, 'warn')
@@ -175,6 +174,7 @@ describe('sign-in and registration throttles', () => {
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       warn.mockRestore();
+      await app.close();
     }
     // The throttles were asked, could not count, and said so once.
     expect(warnings.filter((line) => /Rate limits are not enforced/.test(line))).toHaveLength(1);

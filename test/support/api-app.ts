@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, type AppConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { HttpClient } from './http-client';
-import type { TestServices } from './test-services';
+import { keyPrefixFor, type TestServices } from './test-services';
 
 /** The API in this process on a free port, for tests that need to reach inside it. */
 export async function startApiInProcess(
@@ -15,6 +15,7 @@ export async function startApiInProcess(
     FUND_MANAGED_WALLETS: 'false',
     // The in-process API logs to the test runner's output: only what is worth reading there.
     LOG_LEVEL: 'warn',
+    QUEUE_PREFIX: keyPrefixFor(services.databaseUrl),
     ...env,
   });
   const app = await createApiApp(config);

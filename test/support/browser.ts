@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's `chromium` package (`.ci/run` installs it when missing); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,4 +28,17 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Collects, as they happen, a page's uncaught script errors and whatever its
+ * Content-Security-Policy blocked: a page that works under its policy leaves this empty.
+ */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) errors.push(message.text());
+  });
+  return errors;
 }

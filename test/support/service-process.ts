@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { keyPrefixFor } from './test-services';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -21,12 +22,14 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   // SERVICE_NODE_ARGS: extra node flags for profiling, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = process.env.SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const keyPrefix =
+    env.DATABASE_URL && !env.QUEUE_PREFIX ? { QUEUE_PREFIX: keyPrefixFor(env.DATABASE_URL) } : {};
   const child = spawn(
     process.execPath,
     [...nodeArgs, '-r', '@swc-node/register', `apps/${app}/src/main.ts`],
     {
       cwd: ROOT,
-      env: { ...process.env, ...env, NO_COLOR: '1' },
+      env: { ...process.env, ...keyPrefix, ...env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -34,6 +34,15 @@ export async function startTestServices(): Promise<TestServices> {
   };
 }
 
+/**
+ * The Redis key prefix (QUEUE_PREFIX) of the service under test when a test names none: one per
+ * suite database, so suites sharing a Redis do not share queues, channels or rate-limit counts
+ * (all requests of every suite come from 127.0.0.1 and would otherwise fill one sign-in budget).
+ */
+export function keyPrefixFor(databaseUrl: string): string {
+  return `ais-${new URL(databaseUrl).pathname.slice(1)}`;
+}
+
 function dockerReachable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
 }

@@ -19,6 +19,7 @@ import { MetadataController } from './metadata/metadata.controller';
 import { NftsController } from './nfts/nfts.controller';
 import { OperationResponder } from './operations/operation-responder';
 import { OperationsController } from './operations/operations.controller';
+import { AuthThrottle } from './rate-limit/auth-throttle';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { TokensController } from './tokens/tokens.controller';
@@ -45,6 +46,7 @@ import { WalletsController } from './wallets/wallets.controller';
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     { provide: APP_PIPE, useClass: BodyValidationPipe },
     RateLimitService,
+    AuthThrottle,
     { provide: APP_GUARD, useClass: AuthGuard },
     // After the AuthGuard (guards run in registration order): it limits per authenticated key.
     { provide: APP_GUARD, useClass: RateLimitGuard },

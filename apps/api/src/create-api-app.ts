@@ -9,6 +9,7 @@ import { setUpOpenApi } from './http/docs/openapi';
 import { edgeServerOptions, hardenEdge } from './http/edge';
 import { echoRequestId } from './http/request-id';
 import { logRequests } from './http/request-logging';
+import { setSecurityHeaders } from './http/security-headers';
 import { closeConnectionsWhileDraining, ShutdownDrain } from './http/shutdown-drain';
 import { recordRequestMetrics } from './http/request-metrics';
 
@@ -22,7 +23,8 @@ export async function createApiApp(
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(request.headers['x-request-id']),
     requestIdHeader: false,
-    trustProxy: true,
+    // Whose X-Forwarded-For to believe (TRUST_PROXY): request.ip keys the per-address limits.
+    trustProxy: config.api.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // On SIGTERM, requests already on a connection are served (with `Connection: close`)
     // rather than refused with a bare 503; new connections are refused once the server closes.
@@ -36,6 +38,7 @@ export async function createApiApp(
     bodyParser: false,
   });
   await app.register(fastifyCookie);
+  await setSecurityHeaders(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
   hardenEdge(fastify);

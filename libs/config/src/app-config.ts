@@ -5,6 +5,12 @@ export interface MasterKey {
   key: Buffer;
 }
 
+/** At most `requests` in a fixed window of `windowSeconds`. */
+export interface RateRule {
+  requests: number;
+  windowSeconds: number;
+}
+
 /** The typed configuration object: the only view of the environment the rest of the code has. */
 export interface AppConfig {
   profile: Profile;
@@ -16,6 +22,8 @@ export interface AppConfig {
     sessionTtlHours: number;
     /** When set, requests must carry a matching `auth-key` header (spec 5.4). */
     authKey?: string;
+    /** Fastify `trustProxy`: which proxies may name the client address (TRUST_PROXY). */
+    trustProxy: boolean | number | string[];
     /** On SIGTERM: how long to keep serving (unhealthy, closing connections) before closing. */
     shutdownDrainMs: number;
     /** A client must send a request's headers within this, else 408 and the connection closes. */
@@ -133,9 +141,22 @@ export interface AppConfig {
     rebroadcastMs: number;
   };
   /** Requests per API key and window, counted in Redis so that every API instance shares them. */
-  rateLimit: {
-    requests: number;
-    windowSeconds: number;
+  /** Requests per API key (every instance shares the count in Redis). */
+  rateLimit: RateRule;
+  /** What one account or one client address may do; counted in Redis like `rateLimit`. */
+  limits: {
+    /** Writes (non-GET api-key requests) of all the keys of one account together. */
+    accountWrites: RateRule;
+    /** Sign-ins per email that did not succeed (a success gives its attempt back). */
+    loginPerEmail: RateRule;
+    /** Sign-in attempts per client address. */
+    loginPerIp: RateRule;
+    /** Registration attempts per email. */
+    registerPerEmail: RateRule;
+    /** Registration attempts per client address. */
+    registerPerIp: RateRule;
+    /** Active (unrevoked) API keys one account may hold. */
+    maxApiKeysPerAccount: number;
   };
   log: {
     level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';

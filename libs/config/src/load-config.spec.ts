@@ -214,4 +214,43 @@ describe('loadConfig', () => {
       /RATE_LIMIT_WINDOW_SECONDS must be an integer/,
     );
   });
+
+  it('reads the sign-in, registration and account limits as <requests>/<seconds>', () => {
+    expect(loadConfig({}).limits).toEqual({
+      accountWrites: { requests: 600, windowSeconds: 60 },
+      loginPerEmail: { requests: 10, windowSeconds: 900 },
+      loginPerIp: { requests: 30, windowSeconds: 60 },
+      registerPerEmail: { requests: 5, windowSeconds: 3600 },
+      registerPerIp: { requests: 20, windowSeconds: 3600 },
+      maxApiKeysPerAccount: 10,
+    });
+    // The account's write limit follows the per-key limit unless set.
+    const raised = loadConfig({
+      RATE_LIMIT_REQUESTS: '1000000000',
+      RATE_LIMIT_WINDOW_SECONDS: '5',
+    });
+    expect(raised.limits.accountWrites).toEqual({ requests: 1_000_000_000, windowSeconds: 5 });
+    const set = loadConfig({ ACCOUNT_WRITE_LIMIT: '100/60', LOGIN_LIMIT_PER_EMAIL: ' 3 / 2 ' });
+    expect(set.limits.accountWrites).toEqual({ requests: 100, windowSeconds: 60 });
+    expect(set.limits.loginPerEmail).toEqual({ requests: 3, windowSeconds: 2 });
+    for (const bad of ['10', '0/60', '10/0', '10/86401', 'ten/60', '10/60/2']) {
+      expect(() => loadConfig({ LOGIN_LIMIT_PER_IP: bad })).toThrow(
+        /LOGIN_LIMIT_PER_IP must be <requests>\/<seconds>/,
+      );
+    }
+    expect(() => loadConfig({ MAX_API_KEYS_PER_ACCOUNT: '0' })).toThrow(/MAX_API_KEYS_PER_ACCOUNT/);
+  });
+
+  it('trusts no proxy about the client address unless told to', () => {
+    expect(loadConfig({}).api.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).api.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).api.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).api.trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    for (const bad of ['yes please', '10.0.0.0/33', '10.0.0.1/8/1', 'proxy.internal']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY must be/);
+    }
+  });
 });

@@ -1,4 +1,5 @@
-import type { AppConfig, MasterKey } from './app-config';
+import { isIP } from 'node:net';
+import type { AppConfig, MasterKey, RateRule } from './app-config';
 import {
   NETWORKS,
   PROFILES,
@@ -44,6 +45,17 @@ export function loadConfig(env: Env): AppConfig {
     throw new ConfigError('DEFAULT_EVM_NETWORK', 'must name a concrete EVM network');
   }
 
+  const rateLimit: RateRule = {
+    requests: integer('RATE_LIMIT_REQUESTS', env.RATE_LIMIT_REQUESTS, 600, 1),
+    windowSeconds: integer(
+      'RATE_LIMIT_WINDOW_SECONDS',
+      env.RATE_LIMIT_WINDOW_SECONDS,
+      60,
+      1,
+      86_400,
+    ),
+  };
+
   return {
     profile,
     api: {
@@ -53,6 +65,7 @@ export function loadConfig(env: Env): AppConfig {
       cookieSecure: boolean('COOKIE_SECURE', env.COOKIE_SECURE, profile !== 'local'),
       sessionTtlHours: integer('SESSION_TTL_HOURS', env.SESSION_TTL_HOURS, 24 * 7, 1),
       authKey: env.AUTH_KEY || undefined,
+      trustProxy: trustProxy(env.TRUST_PROXY),
       shutdownDrainMs: integer(
         'SHUTDOWN_DRAIN_MS',
         env.SHUTDOWN_DRAIN_MS,
@@ -159,16 +172,8 @@ export function loadConfig(env: Env): AppConfig {
         : undefined,
       rebroadcastMs: integer('SOLANA_REBROADCAST_MS', env.SOLANA_REBROADCAST_MS, 2_000, 100),
     },
-    rateLimit: {
-      requests: integer('RATE_LIMIT_REQUESTS', env.RATE_LIMIT_REQUESTS, 600, 1),
-      windowSeconds: integer(
-        'RATE_LIMIT_WINDOW_SECONDS',
-        env.RATE_LIMIT_WINDOW_SECONDS,
-        60,
-        1,
-        86_400,
-      ),
-    },
+    rateLimit,
+    limits: limits(env, rateLimit),
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
         'trace',
@@ -396,6 +401,77 @@ function gwei(name: string, value: string): bigint {
     throw new ConfigError(name, `must be a positive number of gwei (got "${value}")`);
   }
   return BigInt(match[1]) * 10n ** 9n + BigInt((match[2] ?? '').padEnd(9, '0'));
+}
+
+/**
+ * The throttles on what one client address or one account may do (see README "Rate limits").
+ * An account's keys together may write as much as one key may request, unless told otherwise,
+ * so that deployments which raise RATE_LIMIT_REQUESTS (benchmarks, bulk jobs) raise both.
+ */
+function limits(env: Env, perKey: RateRule): AppConfig['limits'] {
+  return {
+    accountWrites: rateRule(
+      'ACCOUNT_WRITE_LIMIT',
+      env.ACCOUNT_WRITE_LIMIT,
+      `${perKey.requests}/${perKey.windowSeconds}`,
+    ),
+    loginPerEmail: rateRule('LOGIN_LIMIT_PER_EMAIL', env.LOGIN_LIMIT_PER_EMAIL, '10/900'),
+    loginPerIp: rateRule('LOGIN_LIMIT_PER_IP', env.LOGIN_LIMIT_PER_IP, '30/60'),
+    registerPerEmail: rateRule('REGISTER_LIMIT_PER_EMAIL', env.REGISTER_LIMIT_PER_EMAIL, '5/3600'),
+    registerPerIp: rateRule('REGISTER_LIMIT_PER_IP', env.REGISTER_LIMIT_PER_IP, '20/3600'),
+    maxApiKeysPerAccount: integer(
+      'MAX_API_KEYS_PER_ACCOUNT',
+      env.MAX_API_KEYS_PER_ACCOUNT,
+      10,
+      1,
+      10_000,
+    ),
+  };
+}
+
+/** `<requests>/<seconds>`, e.g. `10/900`: at most 10 in a window of 15 minutes. */
+function rateRule(name: string, value: string | undefined, fallback: string): RateRule {
+  const match = /^\s*(\d{1,16})\s*\/\s*(\d{1,5})\s*$/.exec(value || fallback);
+  const requests = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (
+    !match ||
+    !Number.isSafeInteger(requests) ||
+    requests < 1 ||
+    windowSeconds < 1 ||
+    windowSeconds > 86_400
+  ) {
+    throw new ConfigError(
+      name,
+      `must be <requests>/<seconds>, e.g. 10/900, with at least 1 request and a window of ` +
+        `1 to 86400 seconds (got "${value}")`,
+    );
+  }
+  return { requests, windowSeconds };
+}
+
+/**
+ * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For). Off by
+ * default: a client could otherwise name any address and step around the per-address limits.
+ * `true` trusts every hop, a number that many hops, else a list of proxy addresses or CIDRs.
+ */
+function trustProxy(value: string | undefined): AppConfig['api']['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return integer('TRUST_PROXY', value, 0, 1, 100);
+  const proxies = value.split(',').map((entry) => entry.trim());
+  for (const proxy of proxies) {
+    const [address, bits, ...rest] = proxy.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || rest.length > 0 || (bits !== undefined && !(Number(bits) <= maxBits))) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be true, false, a hop count or comma-separated proxy addresses/CIDRs (got "${value}")`,
+      );
+    }
+  }
+  return proxies;
 }
 
 export type { Profile };

@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { launchChromium, pageErrors } from '@test/support/browser';
 import { startApiInProcess } from '@test/support/api-app';
 import type { HttpClient } from '@test/support/http-client';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -58,6 +59,29 @@ describe('Bull Board at /admin/queues', () => {
       const names = (api.body.queues as { name: string }[]).map((queue) => queue.name);
       expect(names).toEqual(expect.arrayContaining(['operations-base', 'operations-solana']));
       expect(names).toHaveLength(21);
+    });
+
+    it('serves the board under a Content-Security-Policy it works with, in a real browser', async () => {
+      const page = await http.get('/admin/queues', { authorization: basic('ops', 'board-secret') });
+      const policy = page.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+
+      const browser = await launchChromium();
+      try {
+        const context = await browser.newContext({
+          httpCredentials: { username: 'ops', password: 'board-secret' },
+        });
+        const tab = await context.newPage();
+        const errors = pageErrors(tab);
+        await tab.goto(`${http.baseUrl}/admin/queues`);
+        // The React app ran, fetched the queue list from its API and rendered it.
+        await tab.getByText('operations-solana', { exact: true }).first().waitFor();
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
     });
 
     it('ignores a trailing slash on routes', async () => {

@@ -24,6 +24,7 @@ import {
 import { AccountId, Public, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { AuthThrottle } from '../rate-limit/auth-throttle';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { LoginDto, RegisterDto } from './dto/credentials.dto';
 
@@ -37,16 +38,22 @@ export class AccountController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accounts: AccountService,
     private readonly apiKeys: ApiKeyService,
+    private readonly throttle: AuthThrottle,
   ) {}
 
   @Public()
   @Post('register')
   @HttpCode(200)
-  @ApiEnvelope('Account created, with its managed wallets; sets the session cookie', [400, 409])
+  @ApiEnvelope(
+    'Account created, with its managed wallets; sets the session cookie',
+    [400, 409, 429],
+  )
   async register(
     @Body() body: RegisterDto,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SuccessEnvelope<AccountView>> {
+    await this.throttle.admitRegistration(request.ip, body.email);
     const { account, session } = await this.accounts.register(body.email, body.password);
     setSessionCookie(reply, session, this.config);
     return ok(account, 'Account created.');
@@ -55,12 +62,15 @@ export class AccountController {
   @Public()
   @Post('login')
   @HttpCode(200)
-  @ApiEnvelope('Signed in; sets the session cookie', [400, 401])
+  @ApiEnvelope('Signed in; sets the session cookie', [400, 401, 429])
   async login(
     @Body() body: LoginDto,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SuccessEnvelope<AccountView>> {
+    await this.throttle.admitLogin(request.ip, body.email);
     const { account, session } = await this.accounts.login(body.email, body.password);
+    await this.throttle.loginSucceeded(body.email);
     setSessionCookie(reply, session, this.config);
     return ok(account, 'Signed in.');
   }
@@ -87,7 +97,7 @@ export class AccountController {
 
   @Post('api-keys')
   @HttpCode(200)
-  @ApiEnvelope('A new API key; `key` is shown only in this response', [400, 401])
+  @ApiEnvelope('A new API key; `key` is shown only in this response', [400, 401, 409])
   async issueKey(
     @AccountId() accountId: string,
     @Body() body: CreateApiKeyDto,

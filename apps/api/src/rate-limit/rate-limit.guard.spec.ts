@@ -5,7 +5,11 @@ import { AppError } from '@app/common';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
 
-const config = loadConfig({ RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+const config = loadConfig({
+  RATE_LIMIT_REQUESTS: '2',
+  RATE_LIMIT_WINDOW_SECONDS: '60',
+  ACCOUNT_WRITE_LIMIT: '3/60',
+});
 
 /** Just enough of ioredis: a counter per key, with the script's reply shape. */
 function fakeRedis(overrides: Partial<Record<'status' | 'evalsha' | 'eval', unknown>> = {}) {
@@ -22,11 +26,12 @@ function fakeRedis(overrides: Partial<Record<'status' | 'evalsha' | 'eval', unkn
   };
 }
 
-function httpContext(apiKeyId?: string) {
+function httpContext(apiKeyId?: string, accountId = 'account-1', method = 'GET') {
   const reply = { headers: jest.fn() };
+  const request = { apiKeyId, accountId: apiKeyId && accountId, method };
   const context = {
     getType: () => 'http',
-    switchToHttp: () => ({ getRequest: () => ({ apiKeyId }), getResponse: () => reply }),
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
   } as unknown as ExecutionContext;
   return { context, reply };
 }
@@ -61,6 +66,32 @@ describe('RateLimitGuard', () => {
       headers: { 'Retry-After': '60', 'RateLimit-Remaining': '0' },
     });
     await expect(guard.canActivate(httpContext('key-b').context)).resolves.toBe(true);
+  });
+
+  it('limits the writes of all the keys of one account together, and not their reads', async () => {
+    const guard = guardWith(fakeRedis());
+    const write = (key: string, account = 'acct') => httpContext(key, account, 'POST').context;
+    await expect(guard.canActivate(write('key-a'))).resolves.toBe(true);
+    await expect(guard.canActivate(write('key-b'))).resolves.toBe(true);
+    const third = httpContext('key-c', 'acct', 'POST');
+    await expect(guard.canActivate(third.context)).resolves.toBe(true);
+    // The account has 0 writes left, key-c 1 request: the headers show the tighter.
+    expect(third.reply.headers).toHaveBeenCalledWith(
+      expect.objectContaining({ 'RateLimit-Limit': '3', 'RateLimit-Remaining': '0' }),
+    );
+
+    const refused = await guard.canActivate(write('key-d')).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      status: 429,
+      message:
+        'Write limit of 3 writes per 60 seconds for this account (all its API keys together) ' +
+        'exceeded; retry in 60 s.',
+      headers: { 'Retry-After': '60' },
+    });
+    await expect(guard.canActivate(httpContext('key-d', 'acct', 'GET').context)).resolves.toBe(
+      true,
+    );
+    await expect(guard.canActivate(write('key-e', 'other'))).resolves.toBe(true);
   });
 
   it('leaves routes without an API key (public, session) alone', async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
 import { REDIS, redisDeadline } from '@app/queue';
 
 export interface RateLimitDecision {
@@ -12,6 +12,14 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** A Lua script and its SHA1, so it is sent whole only to a Redis that does not know it yet. */
+class RedisScript {
+  readonly sha: string;
+  constructor(readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+}
+
 /**
  * A fixed window per key, counted in Redis: INCR, and PEXPIRE when the key has no expiry yet, in
  * one Lua script, so concurrent requests on any number of API instances cannot race and the
@@ -19,7 +27,7 @@ export interface RateLimitDecision {
  * starts at a key's first request. A key that lost its expiry gets one again, so a count never
  * sticks forever.
  */
-const SCRIPT = `
+const CONSUME = new RedisScript(`
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
@@ -27,39 +35,54 @@ if ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return { count, ttl }
-`;
-const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
-const KEY_PREFIX = 'ais:rate-limit:';
+`);
+
+/**
+ * Gives one counted request back, within the window only: once the key has expired there is
+ * nothing to give back, and a DECR would create a key without expiry.
+ */
+const REFUND = new RedisScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`);
 
 /** A slow Redis must not slow every API call: past this the request goes through unlimited. */
 const COUNT_TIMEOUT_MS = 500;
 const WARN_EVERY_MS = 30_000;
 const LIVE_STATUSES = new Set(['ready', 'connect', 'connecting']);
 
+/**
+ * Every throttle of the API (per API key, per account, per client address and email on sign-in
+ * and registration) counts here, each under its own bucket name, in the deployment's key space
+ * (`<QUEUE_PREFIX>:rate-limit:<bucket>`).
+ */
 @Injectable()
 export class RateLimitService {
   private readonly logger = new Logger('RateLimit');
+  private readonly keyPrefix: string;
   private lastWarning = 0;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  ) {
+    this.keyPrefix = `${config.queue.prefix}:rate-limit:`;
+  }
 
   /**
-   * Counts one request for the key. Null when Redis cannot answer: the caller fails open, since
+   * Counts one request in the bucket. Null when Redis cannot answer: the caller fails open, since
    * refusing every API call while Redis is away would turn a degraded dependency into an outage.
    */
-  async consume(id: string): Promise<RateLimitDecision | null> {
-    const { requests, windowSeconds } = this.config.rateLimit;
+  async consume(bucket: string, rule: RateRule): Promise<RateLimitDecision | null> {
+    const { requests, windowSeconds } = rule;
     try {
-      // While ioredis reconnects it would queue the command; answer at once instead.
-      if (!LIVE_STATUSES.has(this.redis.status)) throw new Error(`connection ${this.redis.status}`);
-      const [count, ttlMs] = await redisDeadline(
-        this.run(KEY_PREFIX + id, windowSeconds * 1000),
-        COUNT_TIMEOUT_MS,
-        'count the request',
-      );
+      const reply = await this.run(CONSUME, bucket, windowSeconds * 1000);
+      if (!Array.isArray(reply) || reply.length !== 2) {
+        throw new Error(`unexpected rate limit script reply ${JSON.stringify(reply)}`);
+      }
+      const [count, ttlMs] = reply.map(Number);
       return {
         allowed: count <= requests,
         limit: requests,
@@ -72,18 +95,28 @@ export class RateLimitService {
     }
   }
 
-  private async run(key: string, windowMs: number): Promise<[number, number]> {
-    let result: unknown;
+  /** Takes back one counted request (e.g. a sign-in that succeeded); best effort. */
+  async refund(bucket: string): Promise<void> {
     try {
-      result = await this.redis.evalsha(SCRIPT_SHA, 1, key, windowMs);
+      await this.run(REFUND, bucket);
     } catch (error) {
-      if (!String(error).includes('NOSCRIPT')) throw error;
-      result = await this.redis.eval(SCRIPT, 1, key, windowMs);
+      this.warn(error);
     }
-    if (!Array.isArray(result) || result.length !== 2) {
-      throw new Error(`unexpected rate limit script reply ${JSON.stringify(result)}`);
-    }
-    return [Number(result[0]), Number(result[1])];
+  }
+
+  private async run(script: RedisScript, bucket: string, ...args: number[]): Promise<unknown> {
+    // While ioredis reconnects it would queue the command; answer at once instead.
+    if (!LIVE_STATUSES.has(this.redis.status)) throw new Error(`connection ${this.redis.status}`);
+    const key = this.keyPrefix + bucket;
+    const evaluate = async (): Promise<unknown> => {
+      try {
+        return await this.redis.evalsha(script.sha, 1, key, ...args);
+      } catch (error) {
+        if (!String(error).includes('NOSCRIPT')) throw error;
+        return this.redis.eval(script.source, 1, key, ...args);
+      }
+    };
+    return redisDeadline(evaluate(), COUNT_TIMEOUT_MS, 'count the request');
   }
 
   /** One line per WARN_EVERY_MS: an outage should not flood the log with one line a request. */

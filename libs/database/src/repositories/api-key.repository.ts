@@ -6,8 +6,23 @@ import { ApiKeyEntity } from '../entities';
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(key: ApiKeyEntity, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  /**
+   * Inserts the key unless its account already holds `maxActive` unrevoked keys; false then.
+   * Runs in the caller's transaction (`manager`): the account's row is locked first, so
+   * concurrent issues for one account are counted one after another.
+   */
+  async insertWithinCap(
+    key: ApiKeyEntity,
+    maxActive: number,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+    const active = await manager
+      .getRepository(ApiKeyEntity)
+      .countBy({ accountId: key.accountId, revokedAt: IsNull() });
+    if (active >= maxActive) return false;
     await manager.getRepository(ApiKeyEntity).insert(key);
+    return true;
   }
 
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {

@@ -159,6 +159,7 @@ function accountView(account: AccountEntity, wallets: ManagedWalletEntity[]): Ac
   };
 }
 
-function normalizeEmail(email: string): string {
+/** How an email is stored and compared (also what sign-in throttles count by). */
+export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

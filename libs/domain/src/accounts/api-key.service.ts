@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, newId, TtlCache } from '@app/common';
 import { ApiKeyRepository, type ApiKeyEntity, type AuditEventInput } from '@app/database';
 import { ApiKeyRevocations } from '@app/queue';
@@ -42,6 +43,7 @@ export class ApiKeyService {
   private caching = false;
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeyRepository,
     private readonly revocations: ApiKeyRevocations,
     private readonly audit: AuditTrail,
@@ -58,10 +60,18 @@ export class ApiKeyService {
       createdAt: new Date(),
       revokedAt: null,
     };
-    await this.audit.recordWith(
-      (manager) => this.keys.insert(entity, manager),
-      () => keyEvent('api_key.issued', entity),
+    // A cap on active keys: the per-key rate limit would be no limit if keys were free.
+    const max = this.config.limits.maxApiKeysPerAccount;
+    const inserted = await this.audit.recordWith(
+      (manager) => this.keys.insertWithinCap(entity, max, manager),
+      (ok) => (ok ? keyEvent('api_key.issued', entity) : null),
     );
+    if (!inserted) {
+      throw AppError.conflict(
+        `This account already has ${max} active API keys, the most it may hold: ` +
+          'revoke one before issuing another.',
+      );
+    }
     return { ...toView(entity), key };
   }
 

@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
+import { normalizeEmail } from '@app/domain';
+import { addressBucket } from './client-address';
+import { RateLimitService } from './rate-limit.service';
+import { tooManyRequests } from './too-many-requests';
+
+/**
+ * The throttles of the public sign-in and registration routes, per client address and per email,
+ * counted in Redis (shared by every API instance) and checked before the password is hashed or
+ * verified: a refused attempt costs no scrypt. An attempt is counted before it is tried, so that
+ * many attempts in parallel cannot all slip in before the first failure is known; a sign-in that
+ * succeeds gives its attempt back, so only failures accumulate against an email. Like every
+ * limit, they let requests through when Redis does not answer.
+ */
+@Injectable()
+export class AuthThrottle {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly limiter: RateLimitService,
+  ) {}
+
+  async admitLogin(ip: string, email: string): Promise<void> {
+    const { loginPerIp, loginPerEmail } = this.config.limits;
+    await this.admit(
+      `login:ip:${addressBucket(ip)}`,
+      loginPerIp,
+      'sign-in attempts from this address',
+    );
+    await this.admit(loginEmailBucket(email), loginPerEmail, 'failed sign-ins for this email');
+  }
+
+  async loginSucceeded(email: string): Promise<void> {
+    await this.limiter.refund(loginEmailBucket(email));
+  }
+
+  async admitRegistration(ip: string, email: string): Promise<void> {
+    const { registerPerIp, registerPerEmail } = this.config.limits;
+    await this.admit(
+      `register:ip:${addressBucket(ip)}`,
+      registerPerIp,
+      'registrations from this address',
+    );
+    await this.admit(
+      `register:email:${emailHash(email)}`,
+      registerPerEmail,
+      'registrations for this email',
+    );
+  }
+
+  private async admit(bucket: string, rule: RateRule, what: string): Promise<void> {
+    const decision = await this.limiter.consume(bucket, rule);
+    if (decision && !decision.allowed) {
+      throw tooManyRequests(
+        decision,
+        `Too many ${what}: at most ${rule.requests} per ${rule.windowSeconds} seconds`,
+      );
+    }
+  }
+}
+
+function loginEmailBucket(email: string): string {
+  return `login:email:${emailHash(email)}`;
+}
+
+/** Emails are counted by hash: Redis holds no address book of who tried to sign in. */
+function emailHash(email: string): string {
+  return createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32);
+}

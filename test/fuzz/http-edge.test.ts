@@ -38,6 +38,13 @@ describe('the HTTP edge under fuzzing', () => {
         ADMIN_PASSWORD,
         // The per-key limit would turn most of the run into 429s and hide what lies behind it.
         RATE_LIMIT_REQUESTS: '10000000',
+        // Likewise the sign-in and registration throttles and the key cap (their 429 and 409
+        // answers are envelopes too, but would hide what lies behind them).
+        LOGIN_LIMIT_PER_EMAIL: '10000000/60',
+        LOGIN_LIMIT_PER_IP: '10000000/60',
+        REGISTER_LIMIT_PER_EMAIL: '10000000/60',
+        REGISTER_LIMIT_PER_IP: '10000000/60',
+        MAX_API_KEYS_PER_ACCOUNT: '10000',
         // Without a worker (during the run) a write waits this long before its 202.
         SYNC_WAIT_MS: '200',
         // Unfinished requests are closed (408) well inside the suite's 20 s patience.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { AssetIntent } from '@app/common';
+import { Client } from 'pg';
 import {
+  ApiKeyRepository,
   AuditEventRepository,
   auditEntryHash,
   createDataSource,
@@ -256,6 +258,54 @@ describe('audit log', () => {
     ]);
     expect(await breaksOf(deleted)).toEqual([
       { accountId: deleted, id: after.id, seq: '3', problem: expect.stringMatching(/missing/) },
+    ]);
+  });
+
+  it('lets the audit trail of an account be written while one of its keys is issued (no deadlock)', async () => {
+    // Found by the fuzz suite: issuing a key locks the account's row (the key cap) and then
+    // appends to its trail; a sign-in failing at that moment holds the trail's lock and its
+    // foreign key check reads the same row. The cap's lock must not block that read.
+    const accountId = await newAccount();
+    const failedLogin = new Client({ connectionString: services.databaseUrl });
+    await failedLogin.connect();
+    try {
+      await failedLogin.query('BEGIN');
+      // The trail's lock, as audit_events_link takes it first (before the foreign key check).
+      await failedLogin.query('SELECT pg_advisory_xact_lock(1635083369, hashtext($1::text))', [
+        accountId,
+      ]);
+      // The key issue takes the account's row, then waits for the trail's lock.
+      const keys = new ApiKeyRepository(dataSource);
+      const issuing = dataSource.transaction(async (manager) => {
+        const key = {
+          id: randomUUID(),
+          accountId,
+          name: 'k',
+          keyHash: randomUUID(),
+          keyPrefix: 'ais_test',
+          createdAt: new Date(),
+          revokedAt: null,
+        };
+        expect(await keys.insertWithinCap(key, 10, manager)).toBe(true);
+        await manager.query(
+          `INSERT INTO audit_events (account_id, type) VALUES ($1, 'api_key.issued')`,
+          [accountId],
+        );
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The failing sign-in appends once more (its foreign key check reads the account's row).
+      await failedLogin.query(
+        `INSERT INTO audit_events (account_id, type) VALUES ($1, 'login.failed')`,
+        [accountId],
+      );
+      await failedLogin.query('COMMIT');
+      await issuing;
+    } finally {
+      await failedLogin.end();
+    }
+    expect((await chainOf(accountId)).map((entry) => entry.type)).toEqual([
+      'login.failed',
+      'api_key.issued',
     ]);
   });
 });

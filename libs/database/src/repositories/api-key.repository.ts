@@ -16,7 +16,10 @@ export class ApiKeyRepository {
     maxActive: number,
     manager: EntityManager,
   ): Promise<boolean> {
-    await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+    // NO KEY UPDATE: serializes issuers of one account, yet leaves the row readable to foreign
+    // key checks (the audit trail's insert reads it while holding the trail's lock: FOR UPDATE
+    // here deadlocked with it).
+    await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [key.accountId]);
     const active = await manager
       .getRepository(ApiKeyEntity)
       .countBy({ accountId: key.accountId, revokedAt: IsNull() });

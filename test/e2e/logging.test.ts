@@ -1,28 +1,12 @@
 import { HttpClient } from '@test/support/http-client';
-import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
+import { logLines } from '@test/support/log-lines';
+import { freePort, startServiceProcess } from '@test/support/service-process';
 import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
 
 jest.setTimeout(120_000);
 
-type LogLine = Record<string, any>;
-
 const REDACTED = '[Redacted]';
 const PARTNER_TOKEN = 'partner-token-that-only-the-configuration-redacts';
-
-/** Every line the process printed, each of which must be a JSON object. */
-function logLines(process: ServiceProcess): LogLine[] {
-  return process
-    .output()
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line) as LogLine;
-      } catch {
-        throw new Error(`Not a JSON log line: ${line}`);
-      }
-    });
-}
 
 async function eventually<T>(find: () => T | undefined, what: string): Promise<T> {
   const deadline = Date.now() + 10_000;

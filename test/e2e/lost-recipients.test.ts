@@ -166,48 +166,18 @@ describe('on EVM', () => {
     'a precompile \\(reserved\\) address',
   ];
 
-  it.each([zero, precompile])(
-    'refuses the %s address on every route',
-    async (kind, address, what) => {
-      const sink: Sink = [kind, address, what];
-      for (const verb of ['mint', 'transfer']) {
-        await expectLost(
-          () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
-          sink,
-        );
-      }
-      await expectLost(
-        () =>
-          api.post(`/nfts/${assets.collection}/mint`, {
-            name: 'Lost',
-            images: [IMAGE],
-            recipient: sink[1],
-          }),
-        sink,
-      );
-      await expectLost(
-        () =>
-          api.post(`/nfts/${assets.collection}/transfer`, {
-            recipient: sink[1],
-            token_id: assets.item,
-          }),
-        sink,
-      );
-    },
-  );
-
-  it('refuses the token its own contract', async () => {
-    const sink: Sink = ['own', assets.token, "the token's own contract"];
+  /** The token routes (mint, transfer) refuse the sink. */
+  const tokenRoutesRefuse = async (sink: Sink) => {
     for (const verb of ['mint', 'transfer']) {
       await expectLost(
         () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
         sink,
       );
     }
-  });
+  };
 
-  it('refuses an item its collection contract, on mint and on transfer', async () => {
-    const sink: Sink = ['own', assets.collection, "the collection's own contract"];
+  /** The NFT routes (mint, transfer) refuse the sink. */
+  const nftRoutesRefuse = async (sink: Sink) => {
     await expectLost(
       () =>
         api.post(`/nfts/${assets.collection}/mint`, {
@@ -225,6 +195,23 @@ describe('on EVM', () => {
         }),
       sink,
     );
+  };
+
+  it.each([zero, precompile])(
+    'refuses the %s address on every route',
+    async (kind, address, what) => {
+      const sink: Sink = [kind, address, what];
+      await tokenRoutesRefuse(sink);
+      await nftRoutesRefuse(sink);
+    },
+  );
+
+  it('refuses the token its own contract', async () => {
+    await tokenRoutesRefuse(['own', assets.token, "the token's own contract"]);
+  });
+
+  it('refuses an item its collection contract, on mint and on transfer', async () => {
+    await nftRoutesRefuse(['own', assets.collection, "the collection's own contract"]);
   });
 
   it('knows its own contract in any letter case', async () => {

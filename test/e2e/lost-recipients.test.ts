@@ -44,6 +44,41 @@ function expectLost(send: () => Promise<HttpResponse>, [, address, what]: Sink):
   );
 }
 
+/** The token routes that send to a recipient (mint, transfer) refuse the sink. */
+async function tokenRoutesRefuse(assets: Assets, sink: Sink): Promise<void> {
+  for (const verb of ['mint', 'transfer']) {
+    await expectLost(
+      () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
+      sink,
+    );
+  }
+}
+
+/**
+ * The NFT routes that send to a recipient (mint, transfer) refuse the sink. `itemTransfer` is
+ * where and how the network addresses its item: on Solana the item's own mint, on EVM the
+ * collection with a `token_id`.
+ */
+async function nftRoutesRefuse(
+  assets: Assets,
+  sink: Sink,
+  itemTransfer: { path: string; body: object },
+): Promise<void> {
+  await expectLost(
+    () =>
+      api.post(`/nfts/${assets.collection}/mint`, {
+        name: 'Lost',
+        images: [IMAGE],
+        recipient: sink[1],
+      }),
+    sink,
+  );
+  await expectLost(
+    () => api.post(itemTransfer.path, { ...itemTransfer.body, recipient: sink[1] }),
+    sink,
+  );
+}
+
 /** The assets of one network the routes send: a token, a collection and one item of it. */
 interface Assets {
   token: string;
@@ -91,39 +126,16 @@ describe('on Solana', () => {
   describe.each(sinks)('refuses %s', (kind, address, what) => {
     const sink: Sink = [kind, address, what];
     it('on token mint and transfer', async () => {
-      for (const verb of ['mint', 'transfer']) {
-        await expectLost(
-          () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
-          sink,
-        );
-      }
+      await tokenRoutesRefuse(assets, sink);
     });
 
     it('on NFT mint and transfer', async () => {
-      await expectLost(
-        () =>
-          api.post(`/nfts/${assets.collection}/mint`, {
-            name: 'Lost',
-            images: [IMAGE],
-            recipient: sink[1],
-          }),
-        sink,
-      );
-      await expectLost(
-        () => api.post(`/nfts/${assets.item}/transfer`, { recipient: sink[1] }),
-        sink,
-      );
+      await nftRoutesRefuse(assets, sink, { path: `/nfts/${assets.item}/transfer`, body: {} });
     });
   });
 
   it('refuses the token its own mint', async () => {
-    const sink: Sink = ['own', assets.token, "the token's own mint"];
-    for (const verb of ['mint', 'transfer']) {
-      await expectLost(
-        () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
-        sink,
-      );
-    }
+    await tokenRoutesRefuse(assets, ['own', assets.token, "the token's own mint"]);
   });
 
   it('refuses a new item its collection mint', async () => {
@@ -159,6 +171,11 @@ describe('on EVM', () => {
     assets = await createAssets('base', EVM_TX);
   });
 
+  const evmItemTransfer = () => ({
+    path: `/nfts/${assets.collection}/transfer`,
+    body: { token_id: assets.item },
+  });
+
   const zero: Sink = ['zero', '0x' + '0'.repeat(40), 'the zero address'];
   const precompile: Sink = [
     'precompile',
@@ -166,52 +183,25 @@ describe('on EVM', () => {
     'a precompile \\(reserved\\) address',
   ];
 
-  /** The token routes (mint, transfer) refuse the sink. */
-  const tokenRoutesRefuse = async (sink: Sink) => {
-    for (const verb of ['mint', 'transfer']) {
-      await expectLost(
-        () => api.post(`/tokens/${assets.token}/${verb}`, { amount: 1, recipient: sink[1] }),
-        sink,
-      );
-    }
-  };
-
-  /** The NFT routes (mint, transfer) refuse the sink. */
-  const nftRoutesRefuse = async (sink: Sink) => {
-    await expectLost(
-      () =>
-        api.post(`/nfts/${assets.collection}/mint`, {
-          name: 'Lost',
-          images: [IMAGE],
-          recipient: sink[1],
-        }),
-      sink,
-    );
-    await expectLost(
-      () =>
-        api.post(`/nfts/${assets.collection}/transfer`, {
-          recipient: sink[1],
-          token_id: assets.item,
-        }),
-      sink,
-    );
-  };
-
   it.each([zero, precompile])(
     'refuses the %s address on every route',
     async (kind, address, what) => {
       const sink: Sink = [kind, address, what];
-      await tokenRoutesRefuse(sink);
-      await nftRoutesRefuse(sink);
+      await tokenRoutesRefuse(assets, sink);
+      await nftRoutesRefuse(assets, sink, evmItemTransfer());
     },
   );
 
   it('refuses the token its own contract', async () => {
-    await tokenRoutesRefuse(['own', assets.token, "the token's own contract"]);
+    await tokenRoutesRefuse(assets, ['own', assets.token, "the token's own contract"]);
   });
 
   it('refuses an item its collection contract, on mint and on transfer', async () => {
-    await nftRoutesRefuse(['own', assets.collection, "the collection's own contract"]);
+    await nftRoutesRefuse(
+      assets,
+      ['own', assets.collection, "the collection's own contract"],
+      evmItemTransfer(),
+    );
   });
 
   it('knows its own contract in any letter case', async () => {

@@ -1,21 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { AuditReader, type AuditPageView } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE } from '../auth/session-cookie';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { PageLimitQuery } from '../http/page-limit.query';
 
-export class AuditPageQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
+export class AuditPageQuery extends PageLimitQuery {
   /** A previous page's `next_cursor`. */
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,17}$/, { message: 'cursor must be a next_cursor of this endpoint' })

@@ -1,20 +1,13 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { OperationReader, type OperationView } from '@app/domain';
 import { AccountId, SessionAuth } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { PageLimitQuery } from '../http/page-limit.query';
 
-export class OperationPageQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
+export class OperationPageQuery extends PageLimitQuery {
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -14,6 +14,7 @@ import { SessionRepository } from './repositories/session.repository';
 import { SettlementRepository } from './repositories/settlement.repository';
 import { SolanaOperationRepository } from './repositories/solana-operation.repository';
 import { AuditEventRepository } from './repositories/audit-event.repository';
+import { AccountEventRepository } from './repositories/account-event.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -28,6 +29,7 @@ const REPOSITORIES = [
   SolanaOperationRepository,
   SettlementRepository,
   AuditEventRepository,
+  AccountEventRepository,
 ];
 
 @Global()

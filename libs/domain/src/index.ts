@@ -13,6 +13,7 @@ export * from './assets/token.service';
 export * from './audit/audit-reader';
 export * from './audit/audit-trail';
 export * from './domain.module';
+export * from './events/account-event-view';
 export * from './operations/operation-reader';
 export * from './operations/operation-runner';
 export * from './operations/operation-submitter';

@@ -4,6 +4,7 @@ import { SolanaOperations1764000000000 } from './1764000000000-solana-operations
 import { OperationTransactions1765000000000 } from './1765000000000-operation-transactions.migration';
 import { OperationRetries1765100000000 } from './1765100000000-operation-retries.migration';
 import { AuditEvents1765200000000 } from './1765200000000-audit-events.migration';
+import { AccountEvents1765300000000 } from './1765300000000-account-events.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   OperationTransactions1765000000000,
   OperationRetries1765100000000,
   AuditEvents1765200000000,
+  AccountEvents1765300000000,
 ];

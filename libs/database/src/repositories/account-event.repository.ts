@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { OperationEntity } from '../entities';
+
+/** Events the application writes itself; operation and API key events come from triggers. */
+export type AppEventType = 'webhook_endpoint.disabled';
+
+export type AccountEventType =
+  | 'operation.queued'
+  | 'operation.submitted'
+  | 'operation.confirmed'
+  | 'operation.failed'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | AppEventType;
+
+export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
+  'operation.queued',
+  'operation.submitted',
+  'operation.confirmed',
+  'operation.failed',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.disabled',
+];
+
+/** The Postgres channel notified (with the account id) when an account's events commit. */
+export const ACCOUNT_EVENTS_CHANNEL = 'account_events';
+
+export interface StoredAccountEvent {
+  id: string;
+  accountId: string;
+  /** The account's event number: 1, 2, 3, ... with no gap, in commit order. */
+  seq: string;
+  type: AccountEventType;
+  operationId: string | null;
+  /** An operation event's operation row as it was then, else the event's own fields. */
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+const COLUMNS = `e.id, e.account_id AS "accountId", e.seq::text AS "seq", e.type,
+  e.operation_id AS "operationId", e.data, e.created_at AS "createdAt"`;
+
+/**
+ * The account's event feed, an outbox (migration 1765300000000): rows are numbered and stamped
+ * by the database, in the transaction of the change they tell of.
+ */
+@Injectable()
+export class AccountEventRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Records an event; pass the manager of the transaction making the change it tells of. */
+  async append(
+    accountId: string,
+    type: AppEventType,
+    data: Record<string, unknown>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO account_events (account_id, type, data) VALUES ($1, $2, $3::jsonb)`,
+      [accountId, type, JSON.stringify(data)],
+    );
+  }
+
+  /** Oldest first, after the given sequence number (0: from the start). */
+  async listAfter(
+    accountId: string,
+    afterSeq: bigint,
+    limit: number,
+  ): Promise<StoredAccountEvent[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM account_events e
+       WHERE e.account_id = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3`,
+      [accountId, afterSeq.toString(), limit],
+    );
+  }
+
+  /** Oldest first, from the first event made at or after `since`. */
+  async listSince(accountId: string, since: Date, limit: number): Promise<StoredAccountEvent[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM account_events e
+       WHERE e.account_id = $1 AND e.created_at >= $2 ORDER BY e.seq LIMIT $3`,
+      [accountId, since, limit],
+    );
+  }
+
+  async findById(accountId: string, id: string): Promise<StoredAccountEvent | null> {
+    const rows: StoredAccountEvent[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM account_events e WHERE e.account_id = $1 AND e.id = $2`,
+      [accountId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The account's last sequence number (0 before its first event). */
+  async lastSeq(accountId: string): Promise<bigint> {
+    const rows: { seq: string | null }[] = await this.dataSource.query(
+      `SELECT max(seq)::text AS seq FROM account_events WHERE account_id = $1`,
+      [accountId],
+    );
+    return BigInt(rows[0]?.seq ?? 0);
+  }
+
+  /**
+   * An operation event's snapshot (the row as `to_jsonb` wrote it) read back as the entity, with
+   * the entity's own column transformers, so the operation's view renders it as it was then.
+   */
+  operationFromSnapshot(data: Record<string, unknown>): OperationEntity {
+    const metadata = this.dataSource.getMetadata(OperationEntity);
+    const entity = metadata.create() as OperationEntity;
+    for (const column of metadata.columns) {
+      const raw = data[column.databaseName];
+      if (raw === undefined) continue;
+      let value: unknown = raw;
+      if (raw !== null && (column.type === 'timestamptz' || column.type === Date)) {
+        value = new Date(raw as string);
+      } else if (typeof raw === 'number' && column.type === 'bigint') {
+        value = raw.toString();
+      }
+      const transformer = column.transformer;
+      if (transformer && !Array.isArray(transformer)) value = transformer.from(value);
+      column.setEntityValue(entity, value);
+    }
+    return entity;
+  }
+}

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source';
+import { PgNotifications } from './pg-notifications';
 import { AccountRepository } from './repositories/account.repository';
 import { AssetRepository } from './repositories/asset.repository';
 import { IdempotencyRepository } from './repositories/idempotency.repository';
@@ -30,6 +31,7 @@ const REPOSITORIES = [
   SettlementRepository,
   AuditEventRepository,
   AccountEventRepository,
+  PgNotifications,
 ];
 
 @Global()

@@ -7,6 +7,7 @@ export * from './database-unavailable';
 export * from './database.module';
 export * from './entities';
 export * from './migrate';
+export * from './pg-notifications';
 export * from './repositories/account.repository';
 export * from './repositories/asset.repository';
 export * from './repositories/idempotency.repository';

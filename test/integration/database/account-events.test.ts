@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import {
+  ACCOUNT_EVENTS_CHANNEL,
+  AccountEventRepository,
+  createDataSource,
+  OperationRepository,
+  PgNotifications,
+} from '@app/database';
+import type { AppConfig } from '@app/config';
+import { accountEventView } from '@app/domain';
+import { newOperationEntity } from '@test/support/operation-factory';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+
+jest.setTimeout(120_000);
+
+/**
+ * The outbox: an operation's status changes and an account's key changes are events numbered per
+ * account by the database, in the transaction that makes the change, and notified.
+ */
+describe('account events', () => {
+  let services: TestServices;
+  let dataSource: DataSource;
+  let events: AccountEventRepository;
+  let operations: OperationRepository;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+    dataSource = await createDataSource(services.databaseUrl).initialize();
+    events = new AccountEventRepository(dataSource);
+    operations = new OperationRepository(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await services.stop();
+  });
+
+  async function newAccount(): Promise<string> {
+    const id = randomUUID();
+    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
+      id,
+      `events-${id}@example.com`,
+    ]);
+    return id;
+  }
+
+  const mint = {
+    kind: 'token.mint',
+    asset: '0xasset',
+    amount: '5',
+    recipient: '0xrecipient',
+  } as const;
+
+  it('writes an event per status change, numbered 1, 2, 3 with the operation as it was then', async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    await operations.insert(dataSource.manager, operation);
+    await operations.markSignedMany(
+      dataSource.manager,
+      [{ id: operation.id, nonce: 7n, signedTx: '0x01', txHash: '0xhash' }],
+      {},
+    );
+    await operations.markSubmitted(operation.id);
+    await operations.fail(operation.id, { code: 'BAD_GATEWAY', message: 'reverted' });
+
+    const stored = await events.listAfter(accountId, 0n, 10);
+    expect(stored.map((event) => [event.seq, event.type])).toEqual([
+      ['1', 'operation.queued'],
+      ['2', 'operation.submitted'],
+      ['3', 'operation.failed'],
+    ]);
+    const views = stored.map((event) => accountEventView(event, events));
+    expect(views[0]!.data).toMatchObject({
+      operation_id: operation.id,
+      status: 'queued',
+      tx: null,
+    });
+    expect(views[1]!.data).toMatchObject({ status: 'submitted', tx: '0xhash' });
+    expect(views[2]!.data).toMatchObject({ status: 'failed', error: { message: 'reverted' } });
+    expect(JSON.stringify(stored)).not.toContain('ephemeral');
+    expect(await events.listAfter(accountId, 2n, 10)).toHaveLength(1);
+  });
+
+  it('numbers concurrent writers of one account with no gap and no repeat', async () => {
+    const accountId = await newAccount();
+    await Promise.all(
+      Array.from({ length: 40 }, () =>
+        operations.insert(dataSource.manager, newOperationEntity(accountId, mint)),
+      ),
+    );
+    const stored = await events.listAfter(accountId, 0n, 100);
+    expect(stored.map((event) => Number(event.seq))).toEqual(
+      Array.from({ length: 40 }, (_, index) => index + 1),
+    );
+  });
+
+  it('records API keys created and revoked', async () => {
+    const accountId = await newAccount();
+    const keyId = randomUUID();
+    await dataSource.query(
+      `INSERT INTO api_keys (id, account_id, name, key_prefix, key_hash) VALUES ($1, $2, 'ci', 'ais_abc', $3)`,
+      [keyId, accountId, randomUUID()],
+    );
+    await dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [keyId]);
+    await dataSource.query(`UPDATE api_keys SET name = 'renamed' WHERE id = $1`, [keyId]);
+    const stored = await events.listAfter(accountId, 0n, 10);
+    expect(stored.map((event) => event.type)).toEqual(['api_key.created', 'api_key.revoked']);
+    expect(stored[1]!.data).toMatchObject({ id: keyId, name: 'ci', prefix: 'ais_abc' });
+    expect(JSON.stringify(stored)).not.toContain('key_hash');
+  });
+
+  it('notifies listeners with the account id once the change commits', async () => {
+    const notifications = new PgNotifications({
+      databaseUrl: services.databaseUrl,
+      databaseConnectTimeoutMs: 5_000,
+    } as AppConfig);
+    try {
+      const accountId = await newAccount();
+      const heard: (string | null)[] = [];
+      await notifications.listen(ACCOUNT_EVENTS_CHANNEL, (payload) => heard.push(payload));
+      await dataSource.transaction(async (manager) => {
+        await operations.insert(manager, newOperationEntity(accountId, mint));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(heard).toEqual([]);
+      });
+      await waitFor(() => heard.length > 0);
+      expect(heard).toEqual([accountId]);
+    } finally {
+      await notifications.onApplicationShutdown();
+    }
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

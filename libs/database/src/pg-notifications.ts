@@ -57,7 +57,7 @@ export class PgNotifications implements OnApplicationShutdown {
         await client.query(`LISTEN ${quoteIdentifier(channel)}`);
       }
     } catch (error) {
-      this.lost(client, error);
+      this.lost(client, error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
     if (resync) for (const channel of this.listeners.keys()) this.deliver(channel, null);
@@ -67,10 +67,10 @@ export class PgNotifications implements OnApplicationShutdown {
     for (const listener of this.listeners.get(channel) ?? []) listener(payload);
   }
 
-  private lost(client: Client, error?: unknown): void {
+  private lost(client: Client, error?: Error): void {
     if (this.closed || this.reconnectTimer) return;
     if (this.client && this.client !== client) return;
-    if (error) this.logger.warn(`Listening connection lost: ${String(error)}`);
+    if (error) this.logger.warn(`Listening connection lost: ${error.message}`);
     this.client = undefined;
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);

@@ -71,13 +71,13 @@ describe('account events', () => {
       ['3', 'operation.failed'],
     ]);
     const views = stored.map((event) => accountEventView(event, events));
-    expect(views[0]!.data).toMatchObject({
+    expect(views[0].data).toMatchObject({
       operation_id: operation.id,
       status: 'queued',
       tx: null,
     });
-    expect(views[1]!.data).toMatchObject({ status: 'submitted', tx: '0xhash' });
-    expect(views[2]!.data).toMatchObject({ status: 'failed', error: { message: 'reverted' } });
+    expect(views[1].data).toMatchObject({ status: 'submitted', tx: '0xhash' });
+    expect(views[2].data).toMatchObject({ status: 'failed', error: { message: 'reverted' } });
     expect(JSON.stringify(stored)).not.toContain('ephemeral');
     expect(await events.listAfter(accountId, 2n, 10)).toHaveLength(1);
   });
@@ -106,7 +106,7 @@ describe('account events', () => {
     await dataSource.query(`UPDATE api_keys SET name = 'renamed' WHERE id = $1`, [keyId]);
     const stored = await events.listAfter(accountId, 0n, 10);
     expect(stored.map((event) => event.type)).toEqual(['api_key.created', 'api_key.revoked']);
-    expect(stored[1]!.data).toMatchObject({ id: keyId, name: 'ci', prefix: 'ais_abc' });
+    expect(stored[1].data).toMatchObject({ id: keyId, name: 'ci', prefix: 'ais_abc' });
     expect(JSON.stringify(stored)).not.toContain('key_hash');
   });
 

@@ -32,6 +32,7 @@ import {
 import { Agent, request } from 'node:http';
 import { HttpClient } from '@test/support/http-client';
 import { startServiceStack } from '@test/support/service-stack';
+import { percentile, round, runConcurrently } from './stats';
 
 const URI = 'http://127.0.0.1:3000/metadata/00000000-0000-0000-0000-000000000000';
 const IMAGE = 'https://example.com/item.png';
@@ -312,30 +313,9 @@ async function concurrently(
   parallel: number,
   task: (i: number) => Promise<void>,
 ): Promise<Series> {
-  const latencies: number[] = [];
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        const t0 = performance.now();
-        await task(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
+  const latencies = await runConcurrently(count, Math.min(parallel, count), task);
   return { rate: count / ((performance.now() - started) / 1000), latencies };
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-function round(value: number, digits = 1): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 if (require.main === module) {

@@ -1,8 +1,11 @@
-/** Small helpers shared by the benchmarks. */
+/** Small helpers shared by the benchmarks: every benchmark's percentiles mean the same. */
+
+/** The nearest-rank percentile: the smallest value with at least p% of the values at or below it. */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1];
 }
 
 export function round(value: number, digits = 1): number {

@@ -7,6 +7,7 @@ import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
 import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
+import { UsageController } from './account/usage.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
@@ -38,6 +39,7 @@ import { WalletsController } from './wallets/wallets.controller';
     HealthController,
     DashboardController,
     AuditController,
+    UsageController,
   ],
   providers: [
     HealthService,

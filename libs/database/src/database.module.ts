@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source';
 import { PgNotifications } from './pg-notifications';
+import { OperationUsageRepository } from './repositories/operation-usage.repository';
 import { AccountRepository } from './repositories/account.repository';
 import { AssetRepository } from './repositories/asset.repository';
 import { IdempotencyRepository } from './repositories/idempotency.repository';
@@ -32,6 +33,7 @@ const REPOSITORIES = [
   AuditEventRepository,
   AccountEventRepository,
   PgNotifications,
+  OperationUsageRepository,
 ];
 
 @Global()

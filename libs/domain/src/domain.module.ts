@@ -20,6 +20,7 @@ import { Reconciler } from './operations/reconciler';
 import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
 import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
+import { UsageReader } from './usage/usage-reader';
 import { WalletService } from './wallets/wallet.service';
 
 const SERVICES = [
@@ -44,6 +45,7 @@ const SERVICES = [
   Reconciler,
   AuditTrail,
   AuditReader,
+  UsageReader,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

@@ -25,4 +25,5 @@ export * from './operations/settlement-waiter';
 export * from './security/password-hasher';
 export * from './security/secret-box';
 export * from './security/tokens';
+export * from './usage/usage-reader';
 export * from './wallets/wallet.service';

@@ -1,0 +1,48 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { ok, type SuccessEnvelope } from '@app/common';
+import { APP_CONFIG, type AppConfig, type Network } from '@app/config';
+import { UsageReader, type UsageView, type UsageWindowName } from '@app/domain';
+import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
+import { SESSION_COOKIE } from '../auth/session-cookie';
+import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { IsOptionalNetwork } from '../http/network.validator';
+
+const WINDOWS: UsageWindowName[] = ['day', 'week'];
+
+export class UsageQuery {
+  @ApiPropertyOptional({ enum: WINDOWS, default: 'day' })
+  @IsOptional()
+  @IsIn(WINDOWS, { message: `window must be one of: ${WINDOWS.join(', ')}` })
+  window?: UsageWindowName;
+
+  @IsOptionalNetwork()
+  network?: Network;
+}
+
+/** The account's usage chart: operations per hour by status, and confirmation latency. */
+@ApiTags('account')
+@Controller('account')
+export class UsageController {
+  constructor(
+    private readonly usage: UsageReader,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @ApiSecurity('api-key')
+  @ApiCookieAuth(SESSION_COOKIE)
+  @ApiKeyOrSessionAuth()
+  @Get('usage')
+  @ApiEnvelope(
+    'Operations per hour (UTC) over the last day or week by status now, and acceptance-to-confirmation latency percentiles',
+    [400, 401],
+  )
+  async read(
+    @AccountId() accountId: string,
+    @Query() query: UsageQuery,
+  ): Promise<SuccessEnvelope<UsageView>> {
+    const network = query.network === 'evm' ? this.config.chains.defaultEvmNetwork : query.network;
+    return ok(await this.usage.read(accountId, query.window ?? 'day', network), 'Usage.');
+  }
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { ConcreteNetwork } from '@app/config';
+import {
+  OperationUsageRepository,
+  type ConfirmationLatency,
+  type HourlyOperationCounts,
+} from '@app/database';
+
+export type UsageWindowName = 'day' | 'week';
+
+const WINDOW_HOURS: Record<UsageWindowName, number> = { day: 24, week: 24 * 7 };
+const HOUR_MS = 3_600_000;
+
+export interface UsageView {
+  window: UsageWindowName;
+  network: ConcreteNetwork | null;
+  /** The first hour shown (UTC, whole hour) and the moment of the reading. */
+  from: string;
+  to: string;
+  /** One entry per hour of the window, oldest first, hours without operations included. */
+  hours: { hour: string; confirmed: number; failed: number; pending: number }[];
+  totals: { confirmed: number; failed: number; pending: number };
+  confirmation_latency_ms: ConfirmationLatency;
+}
+
+/** The account's usage at a glance: operations per hour by status, and confirmation latency. */
+@Injectable()
+export class UsageReader {
+  constructor(private readonly usage: OperationUsageRepository) {}
+
+  async read(
+    accountId: string,
+    window: UsageWindowName,
+    network?: ConcreteNetwork,
+    now = new Date(),
+  ): Promise<UsageView> {
+    const hourCount = WINDOW_HOURS[window];
+    const from = new Date(
+      Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hourCount - 1) * HOUR_MS,
+    );
+    const query = { accountId, from, network };
+    const [counted, latency] = await Promise.all([
+      this.usage.hourlyCounts(query),
+      this.usage.confirmationLatency(query),
+    ]);
+    const hours = fillHours(from, hourCount, counted);
+    const totals = { confirmed: 0, failed: 0, pending: 0 };
+    for (const hour of hours) {
+      totals.confirmed += hour.confirmed;
+      totals.failed += hour.failed;
+      totals.pending += hour.pending;
+    }
+    return {
+      window,
+      network: network ?? null,
+      from: from.toISOString(),
+      to: now.toISOString(),
+      hours,
+      totals,
+      confirmation_latency_ms: latency,
+    };
+  }
+}
+
+/** Every hour from `from`, with the counted ones filled in and the others zero. */
+export function fillHours(
+  from: Date,
+  hourCount: number,
+  counted: HourlyOperationCounts[],
+): UsageView['hours'] {
+  const byHour = new Map(counted.map((row) => [row.hour.getTime(), row]));
+  return Array.from({ length: hourCount }, (_, index) => {
+    const hour = from.getTime() + index * HOUR_MS;
+    const row = byHour.get(hour);
+    return {
+      hour: new Date(hour).toISOString(),
+      confirmed: row?.confirmed ?? 0,
+      failed: row?.failed ?? 0,
+      pending: row?.pending ?? 0,
+    };
+  });
+}

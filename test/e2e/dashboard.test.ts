@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { OperationStatus } from '@app/common';
+import { createDataSource, OperationRepository } from '@app/database';
 import { startLocalChains, type LocalChains } from '@app/localnet';
 import { launchChromium } from '@test/support/browser';
 import { HttpClient } from '@test/support/http-client';
+import { newOperationEntity } from '@test/support/operation-factory';
 import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -182,6 +185,60 @@ describe('dashboard in a real browser', () => {
     expect(await rows.nth(1).textContent()).toContain('Sign-in failed');
     expect(await rows.nth(3).textContent()).toMatch(/API key revoked.*browser key \(ais_/);
     expect(await rows.nth(5).textContent()).toContain(email);
+  });
+
+  it('charts the usage of the last day and week by status, with latency percentiles', async () => {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    try {
+      const [account] = await dataSource.query(`SELECT id FROM accounts WHERE email = $1`, [email]);
+      const operations = new OperationRepository(dataSource);
+      const mint = { kind: 'token.mint', asset: '0xa', amount: '1', recipient: '0xb' } as const;
+      const at = (hoursAgo: number, status: OperationStatus, latencyMs = 0) => {
+        const createdAt = new Date(Date.now() - hoursAgo * 3_600_000);
+        const settledAt = status === 'queued' ? null : new Date(createdAt.getTime() + latencyMs);
+        return operations.insert(
+          dataSource.manager,
+          newOperationEntity(account.id, mint, { status, createdAt, settledAt }),
+        );
+      };
+      await Promise.all([
+        at(0, 'confirmed', 800),
+        at(0, 'confirmed', 1_200),
+        at(0, 'queued'),
+        at(3, 'failed', 500),
+        at(5, 'confirmed', 2_500),
+        at(50, 'confirmed', 4_000),
+      ]);
+    } finally {
+      await dataSource.destroy();
+    }
+    await page.reload();
+    const chart = page.locator('#usage-chart svg');
+    await chart.waitFor();
+    expect(await chart.getAttribute('aria-label')).toBe(
+      'Operations per hour over the last day: 3 confirmed, 1 failed, 1 pending; the busiest hour had 3.',
+    );
+    expect(await chart.locator('g.bar').count()).toBe(24);
+    const latest = chart.locator('g.bar').last();
+    expect(
+      await latest
+        .locator('rect')
+        .evaluateAll((rects) => rects.map((r) => r.getAttribute('class'))),
+    ).toEqual(['confirmed', 'pending']);
+    expect(await page.locator('#usage-latency').textContent()).toBe(
+      'Time to confirmation (3 confirmed): p50 1.2 s, p90 2.2 s, p99 2.5 s.',
+    );
+    mkdirSync(RESULTS, { recursive: true });
+    await page.locator('#usage-chart').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(RESULTS, 'dashboard-usage-day.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Last week' }).click();
+    await page.locator('#usage-chart svg[aria-label*="last week: 4 confirmed"]').waitFor();
+    expect(await page.locator('#usage-chart g.bar').count()).toBe(168);
+    expect(await page.getByRole('button', { name: 'Last week' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await page.screenshot({ path: join(RESULTS, 'dashboard-usage-week.png'), fullPage: true });
   });
 
   it('pages recent operations with More, and shows none where the endpoint is missing', async () => {

@@ -13,6 +13,8 @@ const FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',
+  'dashboard-kit.js': 'text/javascript; charset=utf-8',
+  'usage-chart.js': 'text/javascript; charset=utf-8',
 };
 
 /**

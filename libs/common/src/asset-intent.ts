@@ -52,6 +52,17 @@ export type AssetIntent =
 
 export type OperationKind = AssetIntent['kind'];
 
+export const OPERATION_KINDS: readonly OperationKind[] = [
+  'token.create',
+  'token.mint',
+  'token.burn',
+  'token.transfer',
+  'nft.create',
+  'nft.mint',
+  'nft.transfer',
+  'nft.burn',
+];
+
 /** What a confirmed operation produced that only the chain could tell. */
 export interface AssetOutcome {
   /** token.create / nft.create: the new contract or mint; nft.mint: the item's mint (Solana). */
@@ -63,3 +74,9 @@ export interface AssetOutcome {
 export type OperationStatus = 'queued' | 'signed' | 'submitted' | 'confirmed' | 'failed';
 
 export const UNSETTLED_STATUSES: readonly OperationStatus[] = ['queued', 'signed', 'submitted'];
+
+export const OPERATION_STATUSES: readonly OperationStatus[] = [
+  ...UNSETTLED_STATUSES,
+  'confirmed',
+  'failed',
+];

@@ -12,6 +12,7 @@ import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
 import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
 import { FaultInjection } from './operations/fault-injection';
 import { ManagedSigner } from './operations/managed-signer';
+import { OperationDetailReader } from './operations/operation-detail';
 import { OperationReader } from './operations/operation-reader';
 import { OperationRunner } from './operations/operation-runner';
 import { OperationSettler } from './operations/operation-settler';
@@ -34,6 +35,7 @@ const SERVICES = [
   NftService,
   OperationSubmitter,
   OperationReader,
+  OperationDetailReader,
   SettlementWaiter,
   OperationRunner,
   OperationSettler,

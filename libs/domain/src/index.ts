@@ -14,6 +14,7 @@ export * from './audit/audit-reader';
 export * from './audit/audit-trail';
 export * from './domain.module';
 export * from './events/account-event-view';
+export * from './operations/operation-detail';
 export * from './operations/operation-reader';
 export * from './operations/operation-runner';
 export * from './operations/operation-submitter';

@@ -85,6 +85,15 @@ export class AccountEventRepository {
     );
   }
 
+  /** An operation's events, oldest first. */
+  listForOperation(accountId: string, operationId: string): Promise<StoredAccountEvent[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM account_events e
+       WHERE e.account_id = $1 AND e.operation_id = $2 ORDER BY e.seq`,
+      [accountId, operationId],
+    );
+  }
+
   async findById(accountId: string, id: string): Promise<StoredAccountEvent | null> {
     const rows: StoredAccountEvent[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM account_events e WHERE e.account_id = $1 AND e.id = $2`,

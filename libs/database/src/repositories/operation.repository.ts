@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
-import { UNSETTLED_STATUSES, type ErrorCode, type OperationStatus } from '@app/common';
+import {
+  UNSETTLED_STATUSES,
+  type ErrorCode,
+  type OperationKind,
+  type OperationStatus,
+} from '@app/common';
+import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { insertParts } from './insert-statement';
 import { returnedRows } from './returned-rows';
@@ -12,6 +18,22 @@ export interface RetryRecord {
   attempts: number;
   /** Failing since longer than the deadline. */
   pastDeadline: boolean;
+}
+
+/** What a list of an account's operations may be narrowed to. */
+export interface OperationFilter {
+  status?: OperationStatus;
+  network?: ConcreteNetwork;
+  kind?: OperationKind;
+}
+
+/** One transaction an operation signed (a first signing, a fee bump, a re-signing). */
+export interface SignedTransactionRecord {
+  txHash: string;
+  nonce: string | null;
+  lastValidBlockHeight: string | null;
+  fees: Record<string, string> | null;
+  createdAt: Date;
 }
 
 export interface OperationPage {
@@ -57,11 +79,20 @@ export class OperationRepository {
   }
 
   /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */
-  async listForAccount(accountId: string, limit: number, cursor?: string): Promise<OperationPage> {
+  async listForAccount(
+    accountId: string,
+    limit: number,
+    cursor?: string,
+    filter: OperationFilter = {},
+  ): Promise<OperationPage> {
     const query = this.dataSource
       .getRepository(OperationEntity)
       .createQueryBuilder('op')
-      .where('op.account_id = :accountId', { accountId })
+      .where('op.account_id = :accountId', { accountId });
+    if (filter.status) query.andWhere('op.status = :status', { status: filter.status });
+    if (filter.network) query.andWhere('op.network = :network', { network: filter.network });
+    if (filter.kind) query.andWhere('op.kind = :kind', { kind: filter.kind });
+    query
       .orderBy('op.created_at', 'DESC')
       .addOrderBy('op.id', 'DESC')
       .limit(limit + 1);
@@ -140,6 +171,16 @@ export class OperationRepository {
       [id, previousTxHash, next.signedTx, next.txHash, JSON.stringify(next.fees)],
     );
     return rows.length === 1;
+  }
+
+  /** Every transaction the operation signed, oldest first (without their wire bytes). */
+  listTransactions(id: string): Promise<SignedTransactionRecord[]> {
+    return this.dataSource.query(
+      `SELECT tx_hash AS "txHash", nonce::text AS "nonce",
+         last_valid_block_height::text AS "lastValidBlockHeight", fees, created_at AS "createdAt"
+       FROM operation_transactions WHERE operation_id = $1 ORDER BY created_at, tx_hash`,
+      [id],
+    );
   }
 
   /** The hashes of every version the operation signed for the nonce it holds, oldest first. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@app/common';
-import { OperationRepository } from '@app/database';
+import { OperationRepository, type OperationFilter } from '@app/database';
 import { operationView, type OperationView } from './operation-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,8 +20,9 @@ export class OperationReader {
     accountId: string,
     limit: number,
     cursor?: string,
+    filter?: OperationFilter,
   ): Promise<{ operations: OperationView[]; next_cursor: string | null }> {
-    const page = await this.operations.listForAccount(accountId, limit, cursor);
+    const page = await this.operations.listForAccount(accountId, limit, cursor, filter);
     return { operations: page.operations.map(operationView), next_cursor: page.nextCursor };
   }
 }

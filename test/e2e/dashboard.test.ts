@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OperationStatus } from '@app/common';
-import { createDataSource, OperationRepository } from '@app/database';
+import { createDataSource, OperationRepository, SettlementRepository } from '@app/database';
 import { startLocalChains, type LocalChains } from '@app/localnet';
 import { launchChromium } from '@test/support/browser';
 import { HttpClient } from '@test/support/http-client';
@@ -239,6 +239,83 @@ describe('dashboard in a real browser', () => {
       'true',
     );
     await page.screenshot({ path: join(RESULTS, 'dashboard-usage-week.png'), fullPage: true });
+  });
+
+  it('narrows the operations by status, network and kind, and shows one in full', async () => {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    let bumped: string;
+    try {
+      const [account] = await dataSource.query(`SELECT id FROM accounts WHERE email = $1`, [email]);
+      const operations = new OperationRepository(dataSource);
+      const burn = { kind: 'token.burn', asset: '0xa', amount: '2' } as const;
+      const operation = newOperationEntity(account.id, burn, { details: { amount: '2' } });
+      bumped = operation.id;
+      await operations.insert(dataSource.manager, operation);
+      await operations.markSignedMany(
+        dataSource.manager,
+        [{ id: operation.id, nonce: 4n, signedTx: '0x01', txHash: `0x${'1'.repeat(64)}` }],
+        { maxFeePerGas: '100' },
+      );
+      await operations.markSubmitted(operation.id);
+      await operations.replaceSigned(operation.id, `0x${'1'.repeat(64)}`, {
+        signedTx: '0x02',
+        txHash: `0x${'2'.repeat(64)}`,
+        fees: { maxFeePerGas: '125' },
+      });
+      await operations.markSubmitted(operation.id);
+      await new SettlementRepository(dataSource).confirm(operation.id, {}, { kind: 'none' });
+    } finally {
+      await dataSource.destroy();
+    }
+    await page.reload();
+    const rows = page.locator('#ops-body tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(7);
+
+    await page.getByLabel('Status').selectOption('failed');
+    await page.locator('#ops-body tr:only-child').waitFor();
+    expect(await rows.first().textContent()).toContain('failed');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Kind').selectOption('token.burn');
+    await page.locator(`#ops-body tr[data-operation-id="${bumped}"]:only-child`).waitFor();
+    await page.getByLabel('Network').selectOption('solana');
+    await page.locator('#ops-empty').waitFor();
+    await page.getByLabel('Network').selectOption('');
+
+    await rows
+      .first()
+      .getByRole('button', { name: /Details of the token.burn operation/ })
+      .click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByRole('heading', { level: 2 }).textContent()).toBe(
+      `token.burn · ${bumped}`,
+    );
+    const versions = dialog.locator('table.transactions tbody tr');
+    expect(await versions.count()).toBe(2);
+    expect(await versions.nth(0).textContent()).toContain('maxFeePerGas 100');
+    expect(await versions.nth(1).textContent()).toMatch(/maxFeePerGas 125.*Landed/);
+    expect(JSON.parse((await dialog.locator('pre.request').textContent()) ?? '')).toEqual({
+      intent: { kind: 'token.burn', asset: '0xa', amount: '2' },
+      details: { amount: '2' },
+    });
+    expect(
+      await dialog
+        .locator('ol.events li')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-event-type'))),
+    ).toEqual([
+      'operation.queued',
+      'operation.submitted',
+      'operation.submitted',
+      'operation.confirmed',
+    ]);
+    await page.screenshot({
+      path: join(RESULTS, 'dashboard-operation-detail.png'),
+      fullPage: true,
+    });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByLabel('Kind').selectOption('');
   });
 
   it('pages recent operations with More, and shows none where the endpoint is missing', async () => {

@@ -15,6 +15,7 @@ const FILES: Readonly<Record<string, string>> = {
   'dashboard.js': 'text/javascript; charset=utf-8',
   'dashboard-kit.js': 'text/javascript; charset=utf-8',
   'usage-chart.js': 'text/javascript; charset=utf-8',
+  'operation-detail.js': 'text/javascript; charset=utf-8',
 };
 
 /**

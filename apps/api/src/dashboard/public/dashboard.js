@@ -21,6 +21,7 @@ import {
   showError,
   timeCell,
 } from './dashboard-kit.js';
+import { operationDetail } from './operation-detail.js';
 import { latencySummary, usageChart } from './usage-chart.js';
 
 /**
@@ -37,9 +38,35 @@ import { latencySummary, usageChart } from './usage-chart.js';
  *   occurred_at: string }} AuditEntry
  * @typedef {{ entries: AuditEntry[], next_cursor: string | null }} AuditPage
  * @typedef {import('./usage-chart.js').Usage} Usage
+ * @typedef {import('./operation-detail.js').OperationDetail} OperationDetail
  */
 
 const PAGE_SIZE = 20;
+/** The networks of the spec (libs/config NETWORKS, checked by dashboard-assets.spec.ts). */
+const NETWORKS = [
+  'solana',
+  'evm',
+  'ethereum',
+  'sepolia',
+  'base',
+  'polygon',
+  'bsc',
+  'monad',
+  'sei',
+  'blast',
+  'sonic',
+  'linea',
+  'scroll',
+  'mantle',
+  'zora',
+  'optimism',
+  'arbitrum',
+  'avalanche',
+  'boba',
+  'metis',
+  'bera',
+  'celo',
+];
 const FAMILY_NAMES = /** @type {Record<string, string>} */ ({ solana: 'Solana', evm: 'EVM' });
 
 // ---- Views ------------------------------------------------------------------------------------
@@ -242,15 +269,16 @@ function walletItem(wallet) {
  * @param {string} path
  * @param {(data: unknown) => { items: T[], next_cursor: string | null }} pageOf
  * @param {(item: T) => HTMLElement} rowOf
+ * @param {() => string} [filters] more query parameters, each as `&name=value`
  * @returns {(first: boolean) => Promise<void>}
  */
-function pagedTable(prefix, path, pageOf, rowOf) {
+function pagedTable(prefix, path, pageOf, rowOf, filters = () => '') {
   /** @type {string | null} */
   let nextCursor = null;
   return async (first) => {
     const more = button(`${prefix}-more`);
     const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
-    const url = `${path}?limit=${PAGE_SIZE}${cursor}`;
+    const url = `${path}?limit=${PAGE_SIZE}${filters()}${cursor}`;
     showError(`${prefix}-error`);
     try {
       const page = pageOf(await (first ? api('GET', url) : busy(more, () => api('GET', url))));
@@ -301,7 +329,48 @@ function operationRow(operation) {
       el('span', { class: `badge ${statusClass(operation.status)}`, text: operation.status }),
     ]),
     el('td', {}, [tx]),
+    el('td', { class: 'actions' }, [detailsButton(operation)]),
   ]);
+}
+
+/** @param {Operation} operation */
+function detailsButton(operation) {
+  const trigger = /** @type {HTMLButtonElement} */ (
+    el('button', {
+      type: 'button',
+      class: 'button secondary small',
+      text: 'Details',
+      'aria-label': `Details of the ${operation.kind} operation of ${formatTime(operation.created_at)}`,
+    })
+  );
+  trigger.addEventListener('click', () => void showOperation(operation.operation_id, trigger));
+  return trigger;
+}
+
+/** @param {string} id @param {HTMLButtonElement} trigger */
+async function showOperation(id, trigger) {
+  const dialog = byId('op-detail', HTMLDialogElement);
+  showError('op-detail-error');
+  try {
+    const detail = /** @type {OperationDetail} */ (
+      await busy(trigger, () => api('GET', `/account/operations/${encodeURIComponent(id)}`))
+    );
+    $('op-detail-body').replaceChildren(...operationDetail(detail));
+  } catch (error) {
+    if (sessionEnded(error)) return;
+    $('op-detail-body').replaceChildren();
+    showError('op-detail-error', error);
+  }
+  dialog.showModal();
+}
+
+/** The filter form's choices as query parameters. */
+function operationFilters() {
+  return ['status', 'network', 'kind']
+    .map((name) => [name, byId(`ops-${name}`, HTMLSelectElement).value])
+    .filter(([, value]) => value)
+    .map(([name, value]) => `&${name}=${encodeURIComponent(value ?? '')}`)
+    .join('');
 }
 
 const loadOperations = pagedTable(
@@ -312,6 +381,7 @@ const loadOperations = pagedTable(
     return { items: page.operations, next_cursor: page.next_cursor };
   },
   operationRow,
+  operationFilters,
 );
 
 // ---- Usage -----------------------------------------------------------------------------------
@@ -450,6 +520,10 @@ async function start() {
   button('ops-more').addEventListener('click', () => void loadOperations(false));
   button('audit-more').addEventListener('click', () => void loadActivity(false));
   button('usage-day').addEventListener('click', () => showUsage('day'));
+  byId('ops-network', HTMLSelectElement).append(
+    ...NETWORKS.map((network) => el('option', { value: network, text: network })),
+  );
+  byId('ops-filter', HTMLFormElement).addEventListener('change', () => void loadOperations(true));
   button('usage-week').addEventListener('click', () => showUsage('week'));
   button('dismiss-key').addEventListener('click', () => {
     hideNewKey();

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
 import { NETWORKS } from '@app/config';
+import { ACCOUNT_EVENT_TYPES } from '@app/database';
 import { dashboardDirectory, loadDashboardAssets } from './dashboard-assets';
 
 const PUBLIC = join(__dirname, 'public');
@@ -43,6 +44,14 @@ describe('dashboard assets', () => {
     const script = loadDashboardAssets(PUBLIC).get('dashboard.js')!.body.toString();
     const listed = /const NETWORKS = \[([^\]]*)\]/.exec(script)?.[1] ?? '';
     expect([...listed.matchAll(/'([a-z]+)'/g)].map((m) => m[1])).toEqual([...NETWORKS]);
+  });
+
+  it('offers every account event type in the webhook form', () => {
+    const script = loadDashboardAssets(PUBLIC).get('webhooks.js')!.body.toString();
+    const listed = /const EVENT_TYPES = \[([^\]]*)\]/.exec(script)?.[1] ?? '';
+    expect([...listed.matchAll(/'([a-z_.]+)'/g)].map((m) => m[1])).toEqual([
+      ...ACCOUNT_EVENT_TYPES,
+    ]);
   });
 
   it('finds the files from source and says where it looked when they are missing', () => {

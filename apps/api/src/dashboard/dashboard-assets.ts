@@ -16,6 +16,7 @@ const FILES: Readonly<Record<string, string>> = {
   'dashboard-kit.js': 'text/javascript; charset=utf-8',
   'usage-chart.js': 'text/javascript; charset=utf-8',
   'operation-detail.js': 'text/javascript; charset=utf-8',
+  'webhooks.js': 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -23,6 +23,7 @@ import {
 } from './dashboard-kit.js';
 import { operationDetail } from './operation-detail.js';
 import { latencySummary, usageChart } from './usage-chart.js';
+import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
 
 /**
  * @typedef {{ id: string, email: string }} Account
@@ -78,6 +79,7 @@ function showSignedOut(message, moveFocus = true) {
   $('session').hidden = true;
   $('signed-out').hidden = false;
   hideNewKey();
+  clearWebhooks();
   if (message) announce(message);
   if (moveFocus) $('signed-out-title').focus();
 }
@@ -102,6 +104,7 @@ function showSignedIn(account, message) {
   void loadOperations(true);
   void loadActivity(true);
   void loadUsage();
+  void loadWebhooks();
 }
 
 /**
@@ -523,6 +526,7 @@ async function start() {
   byId('ops-network', HTMLSelectElement).append(
     ...NETWORKS.map((network) => el('option', { value: network, text: network })),
   );
+  setUpWebhooks({ sessionEnded });
   byId('ops-filter', HTMLFormElement).addEventListener('change', () => void loadOperations(true));
   button('usage-week').addEventListener('click', () => showUsage('week'));
   button('dismiss-key').addEventListener('click', () => {

@@ -346,10 +346,32 @@ describe('dashboard in a real browser', () => {
           };
       await route.fulfill({ json: { success: true, data, message: 'Operations.' } });
     });
+    // Off the local profile, a network's explorer templates turn hashes into links.
+    await page.route('**/networks', (route) =>
+      route.fulfill({
+        json: {
+          success: true,
+          message: 'Networks.',
+          data: {
+            networks: [
+              {
+                network: 'solana',
+                explorer_tx_url: 'https://explorer.solana.com/tx/{tx}?cluster=devnet',
+                explorer_address_url: null,
+              },
+            ],
+          },
+        },
+      }),
+    );
     await page.reload();
     const rows = page.locator('#ops-body tr');
     await rows.nth(1).waitFor();
     expect(await rows.nth(0).locator('.badge').textContent()).toBe('confirmed');
+    expect(await rows.nth(0).locator('a.explorer').getAttribute('href')).toBe(
+      `https://explorer.solana.com/tx/${'5'.repeat(88)}?cluster=devnet`,
+    );
+    expect(await rows.nth(0).locator('a.explorer').getAttribute('rel')).toBe('noopener noreferrer');
     expect(await rows.nth(0).locator('.tx').getAttribute('title')).toBe('5'.repeat(88));
     await page.getByRole('button', { name: 'More' }).click();
     await rows.nth(2).waitFor();
@@ -359,6 +381,7 @@ describe('dashboard in a real browser', () => {
     expect(cursors).toEqual([null, 'opaque/+cursor']);
 
     await page.unroute('**/account/operations?*');
+    await page.unroute('**/networks');
     await page.route('**/account/operations?*', (route) =>
       route.fulfill({
         status: 404,

@@ -7,6 +7,7 @@ import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
 import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
+import { NetworksController } from './networks/networks.controller';
 import { UsageController } from './account/usage.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
@@ -40,6 +41,7 @@ import { WalletsController } from './wallets/wallets.controller';
     DashboardController,
     AuditController,
     UsageController,
+    NetworksController,
   ],
   providers: [
     HealthService,

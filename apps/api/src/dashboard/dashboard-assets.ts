@@ -17,6 +17,7 @@ const FILES: Readonly<Record<string, string>> = {
   'usage-chart.js': 'text/javascript; charset=utf-8',
   'operation-detail.js': 'text/javascript; charset=utf-8',
   'webhooks.js': 'text/javascript; charset=utf-8',
+  'explorer.js': 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -13,6 +13,14 @@ interface BaseDefinition {
    * does not change with the endpoint in use, nor when endpoints are added after the first.
    */
   chainKey: string;
+  /** The public explorer of the chain; none for local chains. */
+  explorer: NetworkExplorer | null;
+}
+
+/** Pages are `${baseUrl}/tx/<hash>${query}` and `${baseUrl}/address/<address>${query}`. */
+export interface NetworkExplorer {
+  baseUrl: string;
+  query: string;
 }
 
 export interface EvmNetworkDefinition extends BaseDefinition {

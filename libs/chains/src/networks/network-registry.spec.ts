@@ -71,4 +71,35 @@ describe('NetworkRegistry', () => {
       chainKey: single.resolve('solana').chainKey,
     });
   });
+
+  it("knows each public network's explorer, and none for local chains", () => {
+    const registry = (profile: string) =>
+      new NetworkRegistry(
+        loadConfig({
+          APP_PROFILE: profile,
+          MASTER_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
+          DATABASE_URL: 'postgres://localhost/x',
+          REDIS_URL: 'redis://localhost',
+        }),
+      );
+    expect(registry('mainnet').resolve('base').explorer).toEqual({
+      baseUrl: 'https://basescan.org',
+      query: '',
+    });
+    expect(registry('devnet').resolve('base').explorer?.baseUrl).toBe(
+      'https://sepolia.basescan.org',
+    );
+    expect(registry('devnet').resolve('solana').explorer).toEqual({
+      baseUrl: 'https://explorer.solana.com',
+      query: '?cluster=devnet',
+    });
+    for (const definition of registry('mainnet').all()) {
+      expect(definition.explorer?.baseUrl).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+$/);
+    }
+    expect(
+      registry('local')
+        .all()
+        .every((definition) => definition.explorer === null),
+    ).toBe(true);
+  });
 });

@@ -7,7 +7,12 @@ import {
   type Network,
 } from '@app/config';
 import type { NetworkDefinition } from './network-definition';
-import { EVM_NETWORKS, LOCAL_EVM_CHAIN_ID, SOLANA_RPC_URLS } from './network-table';
+import {
+  EVM_NETWORKS,
+  LOCAL_EVM_CHAIN_ID,
+  SOLANA_EXPLORERS,
+  SOLANA_RPC_URLS,
+} from './network-table';
 
 /** Resolves every network name of the spec to its chain, under the configured profile. */
 @Injectable()
@@ -49,6 +54,7 @@ export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, Networ
         wsUrl: profile === 'local' && !override ? chains.localSolanaWsUrl : undefined,
         currency: { symbol: 'SOL', decimals: 9 },
         chainKey: `solana:${rpcUrl}`,
+        explorer: profile === 'local' ? null : SOLANA_EXPLORERS[profile],
       });
       continue;
     }
@@ -68,6 +74,7 @@ export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, Networ
       feeModel: facts.feeModel,
       currency: { symbol: facts.currency, decimals: 18 },
       chainKey: `evm:${endpoint.chainId}:${rpcUrl}`,
+      explorer: profile === 'local' ? null : { baseUrl: facts[profile].explorerUrl, query: '' },
     });
   }
   return definitions;

@@ -21,6 +21,7 @@ import {
   showError,
   timeCell,
 } from './dashboard-kit.js';
+import { explorerLink, loadExplorers } from './explorer.js';
 import { operationDetail } from './operation-detail.js';
 import { latencySummary, usageChart } from './usage-chart.js';
 import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
@@ -323,7 +324,9 @@ function statusClass(status) {
 
 /** @param {Operation} operation */
 function operationRow(operation) {
-  const tx = operation.tx ? txCode(operation.tx) : el('span', { class: 'muted', text: '—' });
+  const tx = operation.tx
+    ? explorerLink(txCode(operation.tx), operation.network, 'tx', operation.tx)
+    : el('span', { class: 'muted', text: '—' });
   return el('tr', { 'data-operation-id': operation.operation_id }, [
     timeCell(operation.created_at),
     el('td', { text: operation.kind }),
@@ -443,7 +446,14 @@ function auditSubject(entry) {
     case 'managed_key.used':
       return [
         document.createTextNode(`${asText(details.kind)} on ${asText(details.network)} `),
-        details.tx ? txCode(asText(details.tx)) : null,
+        details.tx
+          ? explorerLink(
+              txCode(asText(details.tx)),
+              asText(details.network),
+              'tx',
+              asText(details.tx),
+            )
+          : null,
       ];
     case 'account.created':
       return [document.createTextNode(asText(details.email))];
@@ -527,6 +537,7 @@ async function start() {
     ...NETWORKS.map((network) => el('option', { value: network, text: network })),
   );
   setUpWebhooks({ sessionEnded });
+  await loadExplorers();
   byId('ops-filter', HTMLFormElement).addEventListener('change', () => void loadOperations(true));
   button('usage-week').addEventListener('click', () => showUsage('week'));
   button('dismiss-key').addEventListener('click', () => {

@@ -3,6 +3,7 @@
 /* global document */
 
 import { el, formatTime, shorten } from './dashboard-kit.js';
+import { explorerLink } from './explorer.js';
 
 /**
  * @typedef {{ operation_id: string, kind: string, network: string, status: string,
@@ -34,12 +35,15 @@ function feesText(fees) {
     .join(', ');
 }
 
-/** @param {TransactionView} transaction */
-function transactionRow(transaction) {
+/** @param {TransactionView} transaction @param {string} network */
+function transactionRow(transaction, network) {
+  const code = el('code', {
+    class: 'tx',
+    title: transaction.tx,
+    text: shorten(transaction.tx, 10),
+  });
   return el('tr', { 'data-tx': transaction.tx }, [
-    el('td', {}, [
-      el('code', { class: 'tx', title: transaction.tx, text: shorten(transaction.tx, 10) }),
-    ]),
+    el('td', {}, [explorerLink(code, network, 'tx', transaction.tx)]),
     el('td', { text: transaction.nonce ?? transaction.last_valid_block_height ?? '—' }),
     el('td', { text: feesText(transaction.fees) }),
     el('td', { text: formatTime(transaction.signed_at) }),
@@ -68,7 +72,17 @@ export function operationDetail(detail) {
     ...entry('Accepted', formatTime(operation.created_at)),
     ...entry('Last change', formatTime(detail.updated_at)),
     ...entry('Settled', detail.settled_at ? formatTime(detail.settled_at) : '—'),
-    ...entry('Transaction', operation.tx ? el('code', { class: 'tx', text: operation.tx }) : '—'),
+    ...entry(
+      'Transaction',
+      operation.tx
+        ? explorerLink(
+            el('code', { class: 'tx', text: operation.tx }),
+            operation.network,
+            'tx',
+            operation.tx,
+          )
+        : '—',
+    ),
   ]);
   const problem = operation.error
     ? el('p', { class: 'form-error', text: `${operation.error.error}: ${operation.error.message}` })
@@ -92,7 +106,13 @@ export function operationDetail(detail) {
                 el('th', { scope: 'col', text: '' }),
               ]),
             ]),
-            el('tbody', {}, detail.transactions.map(transactionRow)),
+            el(
+              'tbody',
+              {},
+              detail.transactions.map((transaction) =>
+                transactionRow(transaction, operation.network),
+              ),
+            ),
           ]),
         ]);
   return [

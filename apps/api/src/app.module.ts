@@ -10,6 +10,8 @@ import { AccountController } from './account/account.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
+import { EventStreams } from './events/event-streams';
+import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { BodyValidationPipe } from './http/body-validation.pipe';
@@ -38,11 +40,13 @@ import { WalletsController } from './wallets/wallets.controller';
     HealthController,
     DashboardController,
     AuditController,
+    EventsController,
   ],
   providers: [
     HealthService,
     ShutdownDrain,
     OperationResponder,
+    EventStreams,
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     { provide: APP_PIPE, useClass: BodyValidationPipe },
     RateLimitService,

@@ -214,6 +214,20 @@ describe('the event feed', () => {
     expect(badId.body.message).toMatch(/Last-Event-ID must be an event sequence number/);
   });
 
+  it('documents both routes in the OpenAPI document', async () => {
+    const { paths } = (await stack.http.get('/docs/json')).body;
+    const page = paths['/events'].get;
+    expect(page.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'limit']);
+    expect(Object.keys(page.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+    const stream = paths['/events/stream'].get;
+    expect(stream.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'Last-Event-ID',
+      'after',
+    ]);
+    expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(Object.keys(stream.responses)).toEqual(expect.arrayContaining(['400', '401', '429']));
+  });
+
   it('still lists every event in order after Redis is flushed, new ones included', async () => {
     const before = await allEvents(api);
     await redis.flushAll();

@@ -363,6 +363,23 @@ describe('the event feed', () => {
     expect(theirs.status).toBe(200);
     theirs.close();
 
+    // A HEAD is answered at once, without a body, and holds no stream.
+    for (let i = 0; i < STREAMS_PER_ACCOUNT; i++) {
+      const head = await fetch(url, { method: 'HEAD', headers: withKey });
+      expect(head.status).toBe(429);
+    }
+    const other2 = await newAccountClient(stack.http);
+    for (let i = 0; i <= STREAMS_PER_ACCOUNT; i++) {
+      const head = await fetch(url, { method: 'HEAD', headers: { 'api-key': other2.key } });
+      expect(head.status).toBe(200);
+    }
+    let afterHeads: SseClient | undefined;
+    await waitUntil(async () => {
+      afterHeads = await SseClient.open(url, { 'api-key': other2.key });
+      return afterHeads.status === 200;
+    });
+    afterHeads!.close();
+
     open[0].close();
     let again: SseClient | undefined;
     await waitUntil(async () => {

@@ -1,5 +1,4 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
-import type { Readable } from 'node:stream';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/common';
 import { AccountEventFeed, AccountEventWakeups } from '@app/domain';
@@ -28,9 +27,9 @@ export class EventStreams implements BeforeApplicationShutdown {
 
   /**
    * Opens a stream of the account's events after `start` (`'latest'`: after its last event, so
-   * only new ones); the body to send. 429 when the account already holds its most streams here.
+   * only new ones). 429 when the account already holds its most streams here.
    */
-  async open(accountId: string, start: number | 'latest'): Promise<Readable> {
+  async open(accountId: string, start: number | 'latest'): Promise<EventStream> {
     const stream = this.reserve(accountId);
     try {
       const unsubscribe = await this.wakeups.subscribe(accountId, () => stream.wake());
@@ -43,7 +42,7 @@ export class EventStreams implements BeforeApplicationShutdown {
       throw error;
     }
     if (this.shuttingDown) stream.close();
-    return stream.body;
+    return stream;
   }
 
   /** Counts the stream before anything is awaited, so that concurrent opens cannot pass the cap. */

@@ -114,7 +114,11 @@ export class EventsController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const body = await this.streams.open(accountId, streamStart(lastEventId, query.after));
+    const stream = await this.streams.open(accountId, streamStart(lastEventId, query.after));
+    // However the response ends, the stream ends with it: the client hung up, or the request was
+    // a HEAD, answered at once without the body.
+    if (reply.raw.destroyed || reply.raw.writableEnded) stream.close();
+    else reply.raw.once('close', () => stream.close());
     // Sent through Fastify, so the response keeps every hook: request id, security headers,
     // draining, and the request's log line when the stream ends.
     void reply
@@ -124,6 +128,6 @@ export class EventsController {
         // Proxies (nginx) must pass each event on as it comes, not buffer the response.
         'x-accel-buffering': 'no',
       })
-      .send(body);
+      .send(stream.body);
   }
 }

@@ -20,6 +20,7 @@ import { Keypair } from '@solana/web3.js';
 import { getAddress, hexlify, randomBytes } from 'ethers';
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
+import { startOwnRedis } from '@test/support/own-redis';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { round, runConcurrently } from '../../bench/stats';
 import { brokePromise } from './chaos-figures';
@@ -34,7 +35,6 @@ import {
   type MintRequest,
 } from './mint-client';
 import { startOwnPostgres } from './own-postgres';
-import { startOwnRedis } from './own-redis';
 import { rpcEndpointPairs } from './rpc-endpoints';
 import { Supervisor } from './supervisor';
 

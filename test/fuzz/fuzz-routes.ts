@@ -129,6 +129,19 @@ export const ROUTES: readonly RouteSpec[] = [
     }),
   },
   {
+    method: 'GET',
+    template: '/events',
+    auth: 'api-key',
+    // GET /events/stream is left out: a valid request is answered with a stream that never ends.
+    valid: (_t, _f, rng) => ({
+      params: {},
+      query: {
+        after: rng.chance(0.5) ? String(rng.int(0, 50)) : undefined,
+        limit: rng.chance(0.5) ? String(rng.int(1, 1000)) : undefined,
+      },
+    }),
+  },
+  {
     method: 'POST',
     template: '/wallets',
     auth: 'api-key',

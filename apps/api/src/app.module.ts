@@ -12,6 +12,8 @@ import { UsageController } from './account/usage.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
+import { EventStreams } from './events/event-streams';
+import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { BodyValidationPipe } from './http/body-validation.pipe';
@@ -42,11 +44,13 @@ import { WalletsController } from './wallets/wallets.controller';
     AuditController,
     UsageController,
     NetworksController,
+    EventsController,
   ],
   providers: [
     HealthService,
     ShutdownDrain,
     OperationResponder,
+    EventStreams,
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     { provide: APP_PIPE, useClass: BodyValidationPipe },
     RateLimitService,

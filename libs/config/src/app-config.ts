@@ -158,6 +158,17 @@ export interface AppConfig {
     /** Active (unrevoked) API keys one account may hold. */
     maxApiKeysPerAccount: number;
   };
+  /** The live event stream (GET /events/stream, Server-Sent Events). */
+  eventStream: {
+    /** How often an idle stream sends a comment line (keeps proxies from closing it). */
+    heartbeatMs: number;
+    /** How often a stream re-reads Postgres without being woken (in case a notification was lost). */
+    pollMs: number;
+    /** The `retry:` hint: how long a client waits before reconnecting. */
+    retryMs: number;
+    /** Streams one account may hold open on one API instance; one more is 429. */
+    maxPerAccount: number;
+  };
   log: {
     level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
     /** Paths redacted on top of the built-in list (credentials in headers, secret-named fields). */

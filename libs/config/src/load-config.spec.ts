@@ -22,6 +22,29 @@ describe('loadConfig', () => {
     expect(loadConfig(DEVNET).api.shutdownDrainMs).toBe(5_000);
   });
 
+  it('reads the event stream settings, with defaults', () => {
+    expect(loadConfig({}).eventStream).toEqual({
+      heartbeatMs: 15_000,
+      pollMs: 5_000,
+      retryMs: 3_000,
+      maxPerAccount: 10,
+    });
+    expect(
+      loadConfig({
+        EVENT_STREAM_HEARTBEAT_MS: '200',
+        EVENT_STREAM_POLL_MS: '1000',
+        EVENT_STREAM_RETRY_MS: '0',
+        EVENT_STREAMS_PER_ACCOUNT: '2',
+      }).eventStream,
+    ).toEqual({ heartbeatMs: 200, pollMs: 1_000, retryMs: 0, maxPerAccount: 2 });
+    expect(() => loadConfig({ EVENT_STREAMS_PER_ACCOUNT: '0' })).toThrow(
+      /EVENT_STREAMS_PER_ACCOUNT must be an integer between 1 and/,
+    );
+    expect(() => loadConfig({ EVENT_STREAM_HEARTBEAT_MS: 'often' })).toThrow(
+      /EVENT_STREAM_HEARTBEAT_MS/,
+    );
+  });
+
   it('requires a database, Redis and master keys outside the local profile', () => {
     expect(() => loadConfig({ APP_PROFILE: 'mainnet' })).toThrow(/MASTER_KEYS is required/);
     expect(() => loadConfig({ APP_PROFILE: 'devnet', MASTER_KEYS: `k1:${KEY}` })).toThrow(

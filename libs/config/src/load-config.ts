@@ -174,6 +174,18 @@ export function loadConfig(env: Env): AppConfig {
     },
     rateLimit,
     limits: limits(env, rateLimit),
+    eventStream: {
+      heartbeatMs: integer('EVENT_STREAM_HEARTBEAT_MS', env.EVENT_STREAM_HEARTBEAT_MS, 15_000, 10),
+      pollMs: integer('EVENT_STREAM_POLL_MS', env.EVENT_STREAM_POLL_MS, 5_000, 10),
+      retryMs: integer('EVENT_STREAM_RETRY_MS', env.EVENT_STREAM_RETRY_MS, 3_000, 0, 3_600_000),
+      maxPerAccount: integer(
+        'EVENT_STREAMS_PER_ACCOUNT',
+        env.EVENT_STREAMS_PER_ACCOUNT,
+        10,
+        1,
+        10_000,
+      ),
+    },
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
         'trace',

@@ -5,6 +5,8 @@ import { ManagedWallets } from './accounts/managed-wallets';
 import { AssetLocator } from './assets/asset-locator';
 import { AuditReader } from './audit/audit-reader';
 import { AuditTrail } from './audit/audit-trail';
+import { AccountEventFeed } from './events/account-event-feed';
+import { AccountEventWakeups } from './events/account-event-wakeups';
 import { MetadataHost } from './assets/metadata';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
@@ -48,6 +50,8 @@ const SERVICES = [
   AuditTrail,
   AuditReader,
   UsageReader,
+  AccountEventFeed,
+  AccountEventWakeups,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

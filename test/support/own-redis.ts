@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import Redis from 'ioredis';
 import { freePort } from '@test/support/service-process';
 
-/** A redis-server of the chaos run's own, which it may flush at will. */
+/** A redis-server of a test's own (the chaos run, the event feed suite), which it may flush at will. */
 export interface OwnRedis {
   readonly url: string;
   /** FLUSHALL: every queue, job, lock and cache entry of the service is gone at once. */

@@ -19,7 +19,9 @@ const RECONNECT_DELAY_MS = 1_000;
 export class PgNotifications implements OnApplicationShutdown {
   private readonly logger = new Logger(PgNotifications.name);
   private readonly listeners = new Map<string, Set<NotificationListener>>();
+  /** The connection listening now, or being made. */
   private client?: Client;
+  private connected = false;
   private connecting?: Promise<void>;
   private reconnectTimer?: NodeJS.Timeout;
   private closed = false;
@@ -32,7 +34,9 @@ export class PgNotifications implements OnApplicationShutdown {
     if (!channelListeners) {
       channelListeners = new Set();
       this.listeners.set(channel, channelListeners);
-      if (this.client) await this.client.query(`LISTEN ${quoteIdentifier(channel)}`);
+      if (this.client && this.connected) {
+        await this.client.query(`LISTEN ${quoteIdentifier(channel)}`);
+      }
     }
     channelListeners.add(listener);
     this.connecting ??= LogContext.outside(() => this.connect(false));
@@ -46,13 +50,15 @@ export class PgNotifications implements OnApplicationShutdown {
       connectionTimeoutMillis: this.config.databaseConnectTimeoutMs,
       keepAlive: true,
     });
+    this.client = client;
+    this.connected = false;
     client.on('notification', (message) => this.deliver(message.channel, message.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
       // Set before listening: a channel added from now on is listened to by listen() itself.
-      this.client = client;
+      this.connected = true;
       for (const channel of this.listeners.keys()) {
         await client.query(`LISTEN ${quoteIdentifier(channel)}`);
       }
@@ -68,10 +74,11 @@ export class PgNotifications implements OnApplicationShutdown {
   }
 
   private lost(client: Client, error?: Error): void {
-    if (this.closed || this.reconnectTimer) return;
-    if (this.client && this.client !== client) return;
+    // A late event of a connection given up already: the current one is not affected.
+    if (this.closed || this.reconnectTimer || client !== this.client) return;
     if (error) this.logger.warn(`Listening connection lost: ${error.message}`);
     this.client = undefined;
+    this.connected = false;
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     this.reconnectTimer = setTimeout(() => {

@@ -21,5 +21,7 @@ export * from './repositories/settlement.repository';
 export * from './repositories/solana-operation.repository';
 export * from './repositories/audit-event.repository';
 export * from './repositories/account-event.repository';
+export * from './repositories/webhook-endpoint.repository';
+export * from './repositories/webhook-delivery.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';

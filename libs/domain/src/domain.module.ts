@@ -21,6 +21,8 @@ import { SolanaOperationExecutor } from './operations/solana/solana-operation.ex
 import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
+import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
+import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
 
 const SERVICES = [
   AccountService,
@@ -44,6 +46,8 @@ const SERVICES = [
   Reconciler,
   AuditTrail,
   AuditReader,
+  WebhookEndpoints,
+  WebhookUrlPolicy,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

@@ -22,6 +22,8 @@ import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
+import { WebhookPump } from './webhooks/webhook-pump';
+import { WebhookSender } from './webhooks/webhook-sender';
 import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
 
 const SERVICES = [
@@ -48,6 +50,8 @@ const SERVICES = [
   AuditReader,
   WebhookEndpoints,
   WebhookUrlPolicy,
+  WebhookSender,
+  WebhookPump,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

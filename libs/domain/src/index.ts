@@ -28,6 +28,8 @@ export * from './security/tokens';
 export * from './wallets/wallet.service';
 export * from './webhooks/webhook-address-policy';
 export * from './webhooks/webhook-endpoints.service';
+export * from './webhooks/webhook-pump';
 export * from './webhooks/webhook-retry-schedule';
+export * from './webhooks/webhook-sender';
 export * from './webhooks/webhook-url-policy';
 export * from './webhooks/webhook-views';

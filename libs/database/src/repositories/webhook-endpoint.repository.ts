@@ -195,7 +195,7 @@ export class WebhookEndpointRepository {
            lease_until = clock_timestamp() + $3 * interval '1 millisecond'
          WHERE w.id = $1 AND w.enabled
            AND (w.paused_until IS NULL OR w.paused_until <= clock_timestamp())
-           AND (w.lease_until IS NULL OR w.lease_until < clock_timestamp() OR w.lease_owner = $2)
+           AND (w.lease_until IS NULL OR w.lease_until < clock_timestamp())
          RETURNING ${COLUMNS}`,
         [id, owner, leaseMs],
       ),

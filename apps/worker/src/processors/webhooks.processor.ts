@@ -56,7 +56,12 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
         connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
         prefix: this.config.queue.prefix,
         concurrency: this.config.webhooks.concurrency,
-        lockDuration: this.config.worker.jobLockMs,
+        // A killed worker's job stays active (and further adds of its id are no-ops) until its
+        // lock lapses; then it is run again. Lapsing with the endpoint's lease keeps the pause
+        // after a crash to one lease.
+        lockDuration: this.config.webhooks.leaseMs,
+        stalledInterval: Math.max(250, Math.floor(this.config.webhooks.leaseMs / 2)),
+        maxStalledCount: 1_000,
       },
     );
     this.worker.on('error', (error) =>

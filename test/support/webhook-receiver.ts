@@ -10,7 +10,13 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   rawBody: string;
-  body: { id: string; sequence: number | null; type: string; data: Record<string, any> };
+  body: {
+    id: string;
+    sequence: number | null;
+    type: string;
+    created_at: string;
+    data: Record<string, any>;
+  };
   at: number;
   /** What the receiver answered (undefined: it stalled). */
   answered?: number;

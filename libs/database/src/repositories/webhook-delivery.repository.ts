@@ -132,8 +132,10 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * The endpoint's due deliveries in the order they are to be sent: by event sequence (pings,
-   * which have none, first), then by creation. Each with its event for the body.
+   * The endpoint's due deliveries in the order they are to be sent: first those never tried, then
+   * retries; each group by event sequence (pings, which have none, first), then by creation.
+   * While a receiver keeps up nothing is a retry, so the order is the sequence's; when some
+   * events keep failing, the fresh ones still go first and are not held back behind them.
    */
   async due(endpointId: string, limit: number): Promise<DueWebhookDelivery[]> {
     const rows: (WebhookDeliveryRow & {
@@ -147,7 +149,7 @@ export class WebhookDeliveryRepository {
          e.operation_id AS "eventOperationId", e.created_at AS "eventCreatedAt"
        FROM webhook_deliveries d LEFT JOIN account_events e ON e.id = d.event_id
        WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now()
-       ORDER BY d.event_seq NULLS FIRST, d.created_at LIMIT $2`,
+       ORDER BY d.attempts > 0, d.event_seq NULLS FIRST, d.created_at LIMIT $2`,
       [endpointId, limit],
     );
     return rows.map(({ eventData, eventOperationId, eventCreatedAt, accountId, ...row }) => ({

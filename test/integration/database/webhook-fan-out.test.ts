@@ -100,6 +100,22 @@ describe('webhook fan-out', () => {
     });
   });
 
+  it('skips an endpoint deleted while the event is written, without failing the event', async () => {
+    const accountId = await newAccount();
+    const doomed = await newEndpoint(accountId, []);
+    const kept = await newEndpoint(accountId, []);
+    let appended: Promise<void> | undefined;
+    await dataSource.transaction(async (manager) => {
+      await endpoints.delete(accountId, doomed.id, manager);
+      // Written while the delete is uncommitted: it waits for it, then leaves the endpoint out.
+      appended = events.append(accountId, 'webhook_endpoint.disabled', {});
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    await appended;
+    expect(await pendingOf(kept.id)).toEqual([{ event_type: 'webhook_endpoint.disabled', seq: 1 }]);
+    expect(await pendingOf(doomed.id)).toEqual([]);
+  });
+
   it('notifies the endpoint once its deliveries commit', async () => {
     const notifications = new PgNotifications({
       databaseUrl: services.databaseUrl,

@@ -87,10 +87,14 @@ export class Webhooks1765400000000 implements MigrationInterface {
     await runner.query(`
       CREATE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        -- FOR KEY SHARE: an endpoint being deleted meanwhile is waited for and then skipped,
+        -- rather than failing the foreign key check (and with it the change the event tells of).
+        -- The pumps' updates (lease, failures) take no lock that conflicts with it.
         INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_seq, event_type)
           SELECT w.id, NEW.account_id, NEW.id, NEW.seq, NEW.type FROM webhook_endpoints w
           WHERE w.account_id = NEW.account_id AND w.enabled
-            AND (cardinality(w.event_types) = 0 OR NEW.type = ANY (w.event_types));
+            AND (cardinality(w.event_types) = 0 OR NEW.type = ANY (w.event_types))
+          FOR KEY SHARE OF w;
         RETURN NULL;
       END
       $$`);

@@ -2,6 +2,7 @@ import { verifyWebhookSignature } from '@app/common';
 import { registerSession } from '@test/support/accounts';
 import type { HttpClient } from '@test/support/http-client';
 import { waitForExit, waitForSettledRow } from '@test/support/operation-polling';
+import { freePort } from '@test/support/service-process';
 import {
   newAccountClient,
   startServiceStack,
@@ -31,10 +32,17 @@ const FAST_WEBHOOKS = {
  */
 describe('webhooks', () => {
   let stack: ServiceStack;
+  let metricsUrl: string;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    stack = await startServiceStack({ workers: 1, env: FAST_WEBHOOKS });
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    stack = await startServiceStack({
+      workers: 1,
+      env: FAST_WEBHOOKS,
+      workerEnv: { WORKER_METRICS_PORT: String(metricsPort) },
+    });
   });
 
   afterAll(async () => {
@@ -176,6 +184,14 @@ describe('webhooks', () => {
     ]);
     expect(deliveries[0].attempt_log[0].error).toBe('HTTP 500: answer 500');
     expect(deliveries[0].attempt_log.every((a: any) => a.latency_ms >= 0)).toBe(true);
+
+    const metrics = await (await fetch(metricsUrl)).text();
+    const count = (outcome: string) =>
+      Number(
+        metrics.match(new RegExp(`ais_webhook_deliveries_total{outcome="${outcome}"} (\\d+)`))?.[1],
+      );
+    expect(count('retrying')).toBeGreaterThanOrEqual(3);
+    expect(count('succeeded')).toBeGreaterThanOrEqual(1);
   });
 
   it("keeps a dead receiver's deliveries retrying while operations and other accounts go on", async () => {

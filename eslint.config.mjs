@@ -5,7 +5,17 @@ import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '.localnet/**', '**/*.tmp.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '*.js',
+      '*.mjs',
+      '.localnet/**',
+      '**/*.tmp.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -22,13 +32,23 @@ export default tseslint.config(
         'error',
         { considerDefaultExhaustiveForUnions: true },
       ],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/require-await': 'off',
       'import/no-cycle': ['error', { maxDepth: 10 }],
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'litesvm', message: 'Only apps/localnet may use litesvm: the service talks JSON-RPC.' }] },
+        {
+          paths: [
+            {
+              name: 'litesvm',
+              message: 'Only apps/localnet may use litesvm: the service talks JSON-RPC.',
+            },
+          ],
+        },
       ],
     },
   },

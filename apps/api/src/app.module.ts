@@ -28,6 +28,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { TokensController } from './tokens/tokens.controller';
 import { WalletsController } from './wallets/wallets.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 @Module({
   imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
@@ -45,6 +46,7 @@ import { WalletsController } from './wallets/wallets.controller';
     UsageController,
     NetworksController,
     EventsController,
+    WebhooksController,
   ],
   providers: [
     HealthService,

@@ -7,12 +7,19 @@ import { QueueModule } from '@app/queue';
 import { MetricsServer } from './processors/metrics.server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './processors/reconciler.loop';
+import { WebhooksProcessor } from './processors/webhooks.processor';
 import { WorkerReadiness } from './worker-readiness';
 
 /** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
 @Module({
   imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
-  providers: [WorkerReadiness, OperationsProcessor, ReconcilerLoop, MetricsServer],
+  providers: [
+    WorkerReadiness,
+    OperationsProcessor,
+    ReconcilerLoop,
+    WebhooksProcessor,
+    MetricsServer,
+  ],
 })
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {

@@ -11,3 +11,4 @@ export * from './ids';
 export * from './logging';
 export * from './metrics';
 export * from './ttl-cache';
+export * from './webhooks/webhook-signature';

@@ -40,6 +40,12 @@ export const METRICS = {
     labelNames: ['network'] as const,
     registers: [metricsRegistry],
   }),
+  webhookDeliveries: new Counter({
+    name: 'ais_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
   nonceResyncs: new Counter({
     name: 'ais_nonce_ledger_resyncs_total',
     help: 'Nonce ledger corrections against the chain, by network and direction',

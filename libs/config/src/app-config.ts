@@ -169,6 +169,28 @@ export interface AppConfig {
     /** Streams one account may hold open on one API instance; one more is 429. */
     maxPerAccount: number;
   };
+  /** Webhook endpoints and their deliveries (see README "Webhooks"). */
+  webhooks: {
+    /** Endpoints one account may hold. */
+    maxEndpointsPerAccount: number;
+    /** How long one delivery request may take (connect, send, answer) before it failed. */
+    timeoutMs: number;
+    /** The first retry's delay; each further retry doubles it (with jitter), up to `retryMaxMs`. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** A delivery still failing this long after its first attempt is marked failed. */
+    retryWindowMs: number;
+    /** An endpoint with no success for this long (while failing) is disabled. */
+    disableAfterMs: number;
+    /** Consecutive failures in one pump after which the endpoint is paused until its next retry. */
+    pauseAfterFailures: number;
+    /** Webhook pumps in flight per worker (a queue of their own, apart from operations). */
+    concurrency: number;
+    /** How long a pump holds an endpoint; a killed worker's lease lapses after this. */
+    leaseMs: number;
+    /** How often each worker looks in Postgres for endpoints with due deliveries. */
+    sweepIntervalMs: number;
+  };
   log: {
     level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
     /** Paths redacted on top of the built-in list (credentials in headers, secret-named fields). */

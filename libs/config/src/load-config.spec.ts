@@ -77,6 +77,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPERATION_DEADLINE_MS: 'soon' })).toThrow(/OPERATION_DEADLINE_MS/);
   });
 
+  it('reads the webhook settings: retries for a day, disabling after five days by default', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      maxEndpointsPerAccount: 20,
+      timeoutMs: 5_000,
+      retryBaseMs: 5_000,
+      retryMaxMs: 3_600_000,
+      retryWindowMs: 86_400_000,
+      disableAfterMs: 432_000_000,
+      pauseAfterFailures: 3,
+      concurrency: 32,
+      leaseMs: 30_000,
+      sweepIntervalMs: 1_000,
+    });
+    // A lease must outlast a request: at least two timeouts and a second.
+    expect(
+      loadConfig({ WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '3000' }).webhooks.leaseMs,
+    ).toBe(3_000);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '2999' })).toThrow(
+      /WEBHOOK_LEASE_MS must be an integer between 3000/,
+    );
+    expect(() => loadConfig({ WEBHOOK_RETRY_WINDOW_MS: 'a day' })).toThrow(
+      /WEBHOOK_RETRY_WINDOW_MS/,
+    );
+  });
+
   it('reads RPC URL overrides per network', () => {
     const config = loadConfig({ RPC_URL_POLYGON: 'https://polygon.example/rpc' });
     expect(config.chains.rpcUrlOverrides).toEqual({ polygon: ['https://polygon.example/rpc'] });

@@ -186,6 +186,7 @@ export function loadConfig(env: Env): AppConfig {
         10_000,
       ),
     },
+    webhooks: webhooks(env),
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
         'trace',
@@ -197,6 +198,51 @@ export function loadConfig(env: Env): AppConfig {
       ] as const),
       redactPaths: redactPaths(env.LOG_REDACT_PATHS),
     },
+  };
+}
+
+function webhooks(env: Env): AppConfig['webhooks'] {
+  const timeoutMs = integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5_000, 100, 60_000);
+  return {
+    maxEndpointsPerAccount: integer(
+      'WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT',
+      env.WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT,
+      20,
+      1,
+      1_000,
+    ),
+    timeoutMs,
+    retryBaseMs: integer('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 5_000, 10),
+    retryMaxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 10),
+    retryWindowMs: integer(
+      'WEBHOOK_RETRY_WINDOW_MS',
+      env.WEBHOOK_RETRY_WINDOW_MS,
+      24 * 3_600_000,
+      100,
+    ),
+    disableAfterMs: integer(
+      'WEBHOOK_DISABLE_AFTER_MS',
+      env.WEBHOOK_DISABLE_AFTER_MS,
+      5 * 24 * 3_600_000,
+      100,
+    ),
+    pauseAfterFailures: integer(
+      'WEBHOOK_PAUSE_AFTER_FAILURES',
+      env.WEBHOOK_PAUSE_AFTER_FAILURES,
+      3,
+      1,
+      1_000,
+    ),
+    concurrency: integer('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 32, 1, 1_000),
+    // Longer than a request, so a pump can always finish the delivery it started.
+    leaseMs: integer('WEBHOOK_LEASE_MS', env.WEBHOOK_LEASE_MS, 30_000, 2 * timeoutMs + 1_000),
+    sweepIntervalMs: integer(
+      'WEBHOOK_SWEEP_INTERVAL_MS',
+      env.WEBHOOK_SWEEP_INTERVAL_MS,
+      1_000,
+      50,
+      600_000,
+    ),
   };
 }
 

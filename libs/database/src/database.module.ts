@@ -17,6 +17,8 @@ import { SettlementRepository } from './repositories/settlement.repository';
 import { SolanaOperationRepository } from './repositories/solana-operation.repository';
 import { AuditEventRepository } from './repositories/audit-event.repository';
 import { AccountEventRepository } from './repositories/account-event.repository';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -32,6 +34,8 @@ const REPOSITORIES = [
   SettlementRepository,
   AuditEventRepository,
   AccountEventRepository,
+  WebhookEndpointRepository,
+  WebhookDeliveryRepository,
   PgNotifications,
   OperationUsageRepository,
 ];

@@ -22,5 +22,7 @@ export * from './repositories/solana-operation.repository';
 export * from './repositories/audit-event.repository';
 export * from './repositories/account-event.repository';
 export * from './repositories/operation-usage.repository';
+export * from './repositories/webhook-endpoint.repository';
+export * from './repositories/webhook-delivery.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';

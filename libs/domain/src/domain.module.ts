@@ -25,6 +25,10 @@ import { SettlementWaiter } from './operations/settlement-waiter';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { UsageReader } from './usage/usage-reader';
 import { WalletService } from './wallets/wallet.service';
+import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
+import { WebhookPump } from './webhooks/webhook-pump';
+import { WebhookSender } from './webhooks/webhook-sender';
+import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
 
 const SERVICES = [
   AccountService,
@@ -52,6 +56,10 @@ const SERVICES = [
   UsageReader,
   AccountEventFeed,
   AccountEventWakeups,
+  WebhookEndpoints,
+  WebhookUrlPolicy,
+  WebhookSender,
+  WebhookPump,
 ];
 
 /** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */

@@ -10,3 +10,4 @@ export * from './redis-channel';
 export * from './redis-deadline';
 export * from './redis.module';
 export * from './settlement-channel';
+export * from './webhook-queue';

@@ -40,6 +40,11 @@ describe('migrations', () => {
         'managed_wallets.secret_ciphertext',
         'managed_wallets.secret_key_id',
         'operations.ephemeral_secret',
+        'webhook_endpoints.previous_secret_ciphertext',
+        'webhook_endpoints.previous_secret_expires_at',
+        'webhook_endpoints.previous_secret_key_id',
+        'webhook_endpoints.secret_ciphertext',
+        'webhook_endpoints.secret_key_id',
       ]);
     } finally {
       await client.end();

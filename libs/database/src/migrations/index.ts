@@ -5,6 +5,7 @@ import { OperationTransactions1765000000000 } from './1765000000000-operation-tr
 import { OperationRetries1765100000000 } from './1765100000000-operation-retries.migration';
 import { AuditEvents1765200000000 } from './1765200000000-audit-events.migration';
 import { AccountEvents1765300000000 } from './1765300000000-account-events.migration';
+import { Webhooks1765400000000 } from './1765400000000-webhooks.migration';
 import { OperationEventsIndex1765600000000 } from './1765600000000-operation-events-index.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   OperationRetries1765100000000,
   AuditEvents1765200000000,
   AccountEvents1765300000000,
+  Webhooks1765400000000,
   OperationEventsIndex1765600000000,
 ];

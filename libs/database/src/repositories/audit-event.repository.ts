@@ -13,6 +13,9 @@ export type AuditEventType =
   | 'session.ended'
   | 'api_key.issued'
   | 'api_key.revoked'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.deleted'
+  | 'webhook_endpoint.secret_rotated'
   | 'managed_key.used';
 
 /** Identifiers and facts only: never a key, a password, a token or any other secret. */

@@ -428,6 +428,9 @@ const EVENT_NAMES = /** @type {Record<string, string>} */ ({
   'api_key.issued': 'API key issued',
   'api_key.revoked': 'API key revoked',
   'managed_key.used': 'Managed key signed a transaction',
+  'webhook_endpoint.created': 'Webhook endpoint added',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
 });
 
 /** @param {unknown} value */
@@ -457,6 +460,9 @@ function auditSubject(entry) {
       ];
     case 'account.created':
       return [document.createTextNode(asText(details.email))];
+    case 'webhook_endpoint.created':
+    case 'webhook_endpoint.deleted':
+      return [document.createTextNode(asText(details.url))];
     default:
       return [];
   }

@@ -9,6 +9,7 @@ import { HttpClient } from '@test/support/http-client';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
 import { startTestServices, type TestServices } from '@test/support/test-services';
+import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -24,6 +25,8 @@ describe('dashboard in a real browser', () => {
   let services: TestServices;
   let chains: LocalChains;
   let apiProcess: ServiceProcess;
+  let workerProcess: ServiceProcess;
+  let receiver: WebhookReceiver;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -38,19 +41,24 @@ describe('dashboard in a real browser', () => {
       launchChromium(),
     ]);
     const port = await freePort();
-    apiProcess = await startServiceProcess(
-      'api',
-      {
-        APP_PROFILE: 'local',
-        DATABASE_URL: services.databaseUrl,
-        REDIS_URL: services.redisUrl,
-        API_PORT: String(port),
-        LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
-        LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
-        LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
-      },
-      /API listening/,
-    );
+    const env = {
+      APP_PROFILE: 'local',
+      DATABASE_URL: services.databaseUrl,
+      REDIS_URL: services.redisUrl,
+      API_PORT: String(port),
+      LOCAL_EVM_RPC_URL: chains.evmRpcUrl,
+      LOCAL_SOLANA_RPC_URL: chains.solanaRpcUrl,
+      LOCAL_SOLANA_WS_URL: chains.solanaWsUrl,
+      WEBHOOK_RETRY_BASE_MS: '200',
+      WEBHOOK_RETRY_MAX_MS: '400',
+      WEBHOOK_SWEEP_INTERVAL_MS: '100',
+    };
+    [apiProcess, workerProcess, receiver] = await Promise.all([
+      startServiceProcess('api', env, /API listening/),
+      startServiceProcess('worker', env, /Worker ready/),
+      // The first delivery fails, the next ones are taken: the log shows both attempts.
+      startWebhookReceiver((_, index) => (index === 0 ? 503 : 200)),
+    ]);
     baseUrl = `http://127.0.0.1:${port}`;
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
@@ -65,7 +73,7 @@ describe('dashboard in a real browser', () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
-    await apiProcess?.stop();
+    await Promise.all([apiProcess?.stop(), workerProcess?.stop(), receiver?.close()]);
     await Promise.all([services?.stop(), chains?.stop()]);
   });
 
@@ -393,6 +401,45 @@ describe('dashboard in a real browser', () => {
     expect(await page.locator('#ops-table').isHidden()).toBe(true);
     expect(await page.locator('#ops-error').textContent()).toBe('');
     await page.unroute('**/account/operations?*');
+  });
+
+  it('adds a webhook endpoint with its secret shown once, tests it and shows each attempt', async () => {
+    const card = page.locator('section[aria-labelledby="webhooks-title"]');
+    await card.getByLabel('Endpoint URL').fill(receiver.url);
+    await card.getByLabel('Description').fill('billing backend');
+    await card.getByLabel('operation.confirmed').check();
+    await card.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByLabel('Signing secret');
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const row = card.locator('#webhooks-body tr', { hasText: receiver.url });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('operation.confirmed');
+    expect(await row.locator('.badge').textContent()).toBe('Enabled');
+    await card.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await secret.isHidden()).toBe(true);
+
+    await row.getByRole('button', { name: 'Send a test ping to billing backend' }).click();
+    await receiver.until((received) => received.some((hook) => hook.answered === 200), 15_000);
+    expect(receiver.received.map((hook) => hook.body.type)).toEqual(['ping', 'ping']);
+    await card.getByRole('button', { name: 'Refresh' }).click();
+    const delivery = card.locator('#deliveries-body tr[data-status="succeeded"]');
+    await delivery.waitFor();
+    await delivery.getByText('2 attempts').click();
+    const attempts = delivery.locator('ol.attempts li');
+    expect(await attempts.count()).toBe(2);
+    expect(await attempts.nth(0).textContent()).toContain('HTTP 503');
+    expect(await attempts.nth(1).textContent()).toContain('HTTP 200');
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'dashboard-webhooks.png'), fullPage: true });
+
+    await row.getByRole('button', { name: 'Disable billing backend' }).click();
+    await row.locator('.badge', { hasText: 'Disabled' }).waitFor();
+    expect(await row.getByRole('button', { name: /Send a test ping/ }).count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete billing backend' }).click();
+    await card.locator('#webhooks-empty').waitFor();
+    expect(await card.locator('#deliveries').isHidden()).toBe(true);
   });
 
   it('lists a wallet whose chain is down with no balance instead of failing', async () => {

@@ -156,11 +156,12 @@ export async function loadWebhooks() {
 
 /** @param {Attempt} attempt */
 function attemptItem(attempt) {
+  // The error says the most (it names the status too); a success has none.
   const outcome =
-    attempt.response_status === null ? 'no answer' : `HTTP ${attempt.response_status}`;
-  const error = attempt.error && attempt.error !== outcome ? ` (${attempt.error})` : '';
+    attempt.error ??
+    (attempt.response_status === null ? 'no answer' : `HTTP ${attempt.response_status}`);
   return el('li', {
-    text: `#${attempt.attempt} ${formatTime(attempt.attempted_at)}: ${outcome}${error}, ${attempt.latency_ms} ms`,
+    text: `#${attempt.attempt} ${formatTime(attempt.attempted_at)}: ${outcome}, ${attempt.latency_ms} ms`,
   });
 }
 

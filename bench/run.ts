@@ -5,11 +5,13 @@
 import { run as evmNft } from './evm-nft.bench';
 import { run as solanaNft } from './solana-nft.bench';
 import { run as solanaRpc } from './solana-rpc.bench';
+import { run as webhooks } from './webhooks.bench';
 
 const BENCHES: [string, () => Promise<object>][] = [
   ['Solana JSON-RPC server vs litesvm direct', () => solanaRpc()],
   ['EVM NFT mints: service vs raw ethers', () => evmNft()],
   ['Solana NFT mints: service vs raw web3.js', () => solanaNft()],
+  ['Webhook deliveries: service vs raw sender; settlement to delivery', () => webhooks()],
 ];
 
 async function main(): Promise<void> {

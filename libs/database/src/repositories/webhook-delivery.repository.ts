@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { StoredAccountEvent } from './account-event.repository';
-import { returnedRows } from './returned-rows';
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -169,43 +168,42 @@ export class WebhookDeliveryRepository {
     }));
   }
 
-  /** Records one attempt and the delivery's new state together. */
-  async recordAttempt(deliveryId: string, outcome: WebhookAttemptOutcome): Promise<void> {
-    await this.dataSource.transaction(async (manager: EntityManager) => {
-      // The delivery's attempt count gives this attempt's number; the attempt row is keyed by it.
-      const rows: { attempts: number }[] = returnedRows(
-        await manager.query(
-          `UPDATE webhook_deliveries SET attempts = attempts + 1, status = $2,
-             next_attempt_at = COALESCE($3, next_attempt_at),
-             first_attempt_at = COALESCE(first_attempt_at, $4), last_attempt_at = $4,
-             last_response_status = $5, last_latency_ms = $6, last_error = $7
-           WHERE id = $1 RETURNING attempts`,
-          [
-            deliveryId,
-            outcome.status,
-            outcome.nextAttemptAt,
-            outcome.attemptedAt,
-            outcome.responseStatus,
-            outcome.latencyMs,
-            outcome.error,
-          ],
-        ),
-      );
-      if (!rows[0]) return; // the endpoint was deleted meanwhile
-      await manager.query(
-        `INSERT INTO webhook_attempts
-           (delivery_id, attempt, attempted_at, response_status, latency_ms, error)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          deliveryId,
-          rows[0].attempts,
-          outcome.attemptedAt,
-          outcome.responseStatus,
-          outcome.latencyMs,
-          outcome.error,
-        ],
-      );
-    });
+  /** Records attempts with their deliveries' new state, in one statement. */
+  async recordAttempts(
+    attempts: readonly { deliveryId: string; outcome: WebhookAttemptOutcome }[],
+  ): Promise<void> {
+    if (attempts.length === 0) return;
+    const column = <T>(pick: (outcome: WebhookAttemptOutcome) => T) =>
+      attempts.map(({ outcome }) => pick(outcome));
+    // One statement for a pump's batch: each delivery's counters move on, and the attempt row
+    // is keyed by the new count. A delivery deleted meanwhile (its endpoint was) is skipped.
+    await this.dataSource.query(
+      `WITH v AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[],
+           $5::int[], $6::int[], $7::text[])
+           AS v(id, status, next_attempt_at, attempted_at, response_status, latency_ms, error)),
+       updated AS (
+         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = v.status,
+           next_attempt_at = COALESCE(v.next_attempt_at, d.next_attempt_at),
+           first_attempt_at = COALESCE(d.first_attempt_at, v.attempted_at),
+           last_attempt_at = v.attempted_at, last_response_status = v.response_status,
+           last_latency_ms = v.latency_ms, last_error = v.error
+         FROM v WHERE d.id = v.id
+         RETURNING d.id, d.attempts)
+       INSERT INTO webhook_attempts
+         (delivery_id, attempt, attempted_at, response_status, latency_ms, error)
+       SELECT u.id, u.attempts, v.attempted_at, v.response_status, v.latency_ms, v.error
+       FROM updated u JOIN v ON v.id = u.id`,
+      [
+        attempts.map(({ deliveryId }) => deliveryId),
+        column((outcome) => outcome.status),
+        column((outcome) => outcome.nextAttemptAt),
+        column((outcome) => outcome.attemptedAt),
+        column((outcome) => outcome.responseStatus),
+        column((outcome) => outcome.latencyMs),
+        column((outcome) => outcome.error),
+      ],
+    );
   }
 
   /**

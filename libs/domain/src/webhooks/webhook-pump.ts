@@ -62,15 +62,21 @@ export class WebhookPump {
     const deadline = Date.now() + leaseMs - 2 * timeoutMs;
     try {
       const run = new PumpRun(endpoint, this.secretsOf(endpoint));
-      while (!this.stopping && Date.now() < deadline) {
-        const due = await this.deliveries.due(endpointId, BATCH);
-        if (due.length === 0) break;
-        for (const delivery of due) {
-          if (this.stopping || Date.now() >= deadline) break;
-          if (!(await this.deliver(run, delivery))) return true;
+      try {
+        while (!this.stopping && Date.now() < deadline) {
+          const due = await this.deliveries.due(endpointId, BATCH);
+          if (due.length === 0) break;
+          for (const delivery of due) {
+            if (this.stopping || Date.now() >= deadline) break;
+            if (!(await this.deliver(run, delivery))) return true;
+          }
+          // Before reading what is due again: what was just delivered is no longer due.
+          await this.recordSucceeded(run);
         }
+        return true;
+      } finally {
+        await this.recordSucceeded(run);
       }
-      return true;
     } finally {
       await this.endpoints.releaseLease(endpointId, this.owner);
     }
@@ -87,16 +93,20 @@ export class WebhookPump {
       body,
     });
     const outcome = this.outcomeOf(delivery, attemptedAt, response);
-    await this.deliveries.recordAttempt(delivery.id, outcome);
     METRICS.webhookDeliveries.inc({
       outcome: response.ok ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'retrying',
     });
     if (response.ok) {
+      // Recorded with the batch's others (one statement): a crash before that sends it again,
+      // which at-least-once allows; a failure is recorded at once, as what follows depends on it.
+      run.succeeded.push({ deliveryId: delivery.id, outcome });
       run.consecutiveFailures = 0;
       if (run.failing) await this.endpoints.markAnswering(run.endpoint.id);
       run.failing = false;
       return true;
     }
+    await this.recordSucceeded(run);
+    await this.deliveries.recordAttempts([{ deliveryId: delivery.id, outcome }]);
     this.logger.debug(
       `Delivery ${delivery.id} to endpoint ${run.endpoint.id} failed: ${response.error}`,
     );
@@ -112,6 +122,11 @@ export class WebhookPump {
       return false;
     }
     return true;
+  }
+
+  private async recordSucceeded(run: PumpRun): Promise<void> {
+    const recorded = run.succeeded.splice(0);
+    await this.deliveries.recordAttempts(recorded);
   }
 
   private outcomeOf(
@@ -191,6 +206,8 @@ export class WebhookPump {
 /** What one pump knows of its endpoint as it goes. */
 class PumpRun {
   consecutiveFailures = 0;
+  /** Delivered, not yet recorded. */
+  readonly succeeded: { deliveryId: string; outcome: WebhookAttemptOutcome }[] = [];
   failing: boolean;
 
   constructor(

@@ -3,7 +3,7 @@
  * query (the baseline), in one run, on one stack (API and worker as their own processes, EVM on
  * anvil). Each read is loaded by autocannon (BENCH_CONNECTIONS=64 for BENCH_SECONDS=10, after a
  * warm-up that also fills the chain-read cache), then timed one request at a time.
- * Run: npm run bench:reads   (SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles)
+ * Run: npm run bench:reads   (BENCH_ONLY=<regex> picks reads; SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles)
  */
 import autocannon from 'autocannon';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
@@ -73,8 +73,11 @@ export async function run(): Promise<ReadRow[]> {
       },
       { read: 'GET /wallets/{address}', url: `${base}/wallets/${wallet}`, headers: auth },
     ];
+    // BENCH_ONLY="operations|metadata": the baseline and the reads whose name matches (profiling).
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+    const chosen = targets.filter((target, i) => i === 0 || !only || only.test(target.read));
     const rows: ReadRow[] = [];
-    for (const target of targets) {
+    for (const target of chosen) {
       const loaded = await load(target);
       const alone = await oneAtATime(target);
       rows.push({
@@ -129,10 +132,12 @@ async function createAssets(api: HttpClient) {
     network: 'base',
     name: 'Bench collection',
     symbol: 'BNFT',
+    description: 'A collection to read',
     images: [IMAGE],
   });
-  const item = await confirmed(api, `/nfts/${collection.mint_address}/mint`, {
+  const item = await confirmed(api, `/nfts/${String(collection.mint_address)}/mint`, {
     name: 'Bench item',
+    description: 'An item to read',
     images: [IMAGE],
   });
   return {
@@ -168,7 +173,7 @@ async function autocannonRun(
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds },
-      (error, finished) => (error ? reject(error) : resolve(finished)),
+      (error: Error | null, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => onLatency(responseTime));
   });

@@ -6,6 +6,7 @@ import { AssetLocator } from './assets/asset-locator';
 import { AuditReader } from './audit/audit-reader';
 import { AuditTrail } from './audit/audit-trail';
 import { MetadataHost } from './assets/metadata';
+import { NftLocator } from './assets/nft-locator';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
 import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
@@ -19,6 +20,10 @@ import { OperationSubmitter } from './operations/operation-submitter';
 import { Reconciler } from './operations/reconciler';
 import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
 import { SettlementWaiter } from './operations/settlement-waiter';
+import { ChainReads } from './reads/chain-reads';
+import { NftQueries } from './reads/nft-queries';
+import { TokenQueries } from './reads/token-queries';
+import { WalletQueries } from './reads/wallet-queries';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletService } from './wallets/wallet.service';
 
@@ -31,6 +36,11 @@ const SERVICES = [
   MetadataHost,
   TokenService,
   NftService,
+  NftLocator,
+  ChainReads,
+  TokenQueries,
+  NftQueries,
+  WalletQueries,
   OperationSubmitter,
   OperationReader,
   SettlementWaiter,

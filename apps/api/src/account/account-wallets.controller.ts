@@ -64,7 +64,8 @@ export class AccountWalletsController {
       currency: definition.currency.symbol,
     };
     try {
-      const read = this.wallets.get(accountId, wallet.public_key, undefined, false);
+      // A person refreshing the page asks for the chain as it is now, not the cache's answer.
+      const read = this.wallets.get(accountId, wallet.public_key, undefined, true);
       const view = presentWallet(await bounded(read, BALANCE_WAIT_MS));
       return { ...base, resolved_network: view.network, balance: view.balance };
     } catch (error) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AssetEntity, MetadataDocumentEntity, NftItemEntity } from '../entities';
+import { pooledQuery } from './pooled-query';
 
 /** Tokens, collections, their items and the metadata documents the service hosts. */
 @Injectable()
@@ -24,8 +25,15 @@ export class AssetRepository {
     return this.dataSource.getRepository(NftItemEntity).findOneBy({ mintAddress });
   }
 
-  countItems(collectionId: string): Promise<number> {
-    return this.dataSource.getRepository(NftItemEntity).countBy({ collectionId });
+  /** Items minted in the collection, burned ones included. */
+  async countItems(collectionId: string): Promise<number> {
+    // A plain count on the collection's index (TypeORM's countBy counts DISTINCT ids).
+    const [row] = await pooledQuery<{ count: number }>(
+      this.dataSource,
+      'SELECT count(*)::int AS count FROM nft_items WHERE collection_id = $1',
+      [collectionId],
+    );
+    return row.count;
   }
 
   findMetadata(id: string): Promise<MetadataDocumentEntity | null> {

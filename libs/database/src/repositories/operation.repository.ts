@@ -3,6 +3,7 @@ import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
 import { UNSETTLED_STATUSES, type ErrorCode, type OperationStatus } from '@app/common';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { insertParts } from './insert-statement';
+import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
 
 /** Where an operation stands after a run that ended in a transient failure. */
@@ -65,7 +66,8 @@ export class OperationRepository {
    */
   async findViewForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
     // One operation by primary key, the account's only; a plain query: this is the hottest read.
-    const rows: OperationEntity[] = await this.dataSource.query(
+    const rows = await pooledQuery<OperationEntity>(
+      this.dataSource,
       `SELECT ${VIEW_COLUMNS} FROM operations WHERE id = $1 AND account_id = $2`,
       [id, accountId],
     );

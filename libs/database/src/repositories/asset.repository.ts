@@ -3,6 +3,11 @@ import { DataSource } from 'typeorm';
 import { AssetEntity, MetadataDocumentEntity, NftItemEntity } from '../entities';
 import { pooledQuery } from './pooled-query';
 
+/** Every column of an item, under its entity name. */
+const ITEM_COLUMNS = `id, collection_id AS "collectionId", token_id AS "tokenId",
+  mint_address AS "mintAddress", owner, burned, name, metadata_id AS "metadataId",
+  metadata_uri AS "metadataUri", details, operation_id AS "operationId", created_at AS "createdAt"`;
+
 /** Tokens, collections, their items and the metadata documents the service hosts. */
 @Injectable()
 export class AssetRepository {
@@ -17,8 +22,14 @@ export class AssetRepository {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
   }
 
-  findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
-    return this.dataSource.getRepository(NftItemEntity).findOneBy({ collectionId, tokenId });
+  async findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
+    // One item by the collection's unique (collection_id, token_id): every item GET reads it.
+    const rows = await pooledQuery<NftItemEntity>(
+      this.dataSource,
+      `SELECT ${ITEM_COLUMNS} FROM nft_items WHERE collection_id = $1 AND token_id = $2`,
+      [collectionId, tokenId],
+    );
+    return rows[0] ?? null;
   }
 
   findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {

@@ -8,6 +8,16 @@ const ITEM_COLUMNS = `id, collection_id AS "collectionId", token_id AS "tokenId"
   mint_address AS "mintAddress", owner, burned, name, metadata_id AS "metadataId",
   metadata_uri AS "metadataUri", details, operation_id AS "operationId", created_at AS "createdAt"`;
 
+const ITEM_BY_TOKEN_ID = {
+  name: 'item-by-token-id',
+  text: `SELECT ${ITEM_COLUMNS} FROM nft_items WHERE collection_id = $1 AND token_id = $2`,
+};
+
+const ITEM_COUNT = {
+  name: 'item-count',
+  text: 'SELECT count(*)::int AS count FROM nft_items WHERE collection_id = $1',
+};
+
 /** Tokens, collections, their items and the metadata documents the service hosts. */
 @Injectable()
 export class AssetRepository {
@@ -24,11 +34,10 @@ export class AssetRepository {
 
   async findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
     // One item by the collection's unique (collection_id, token_id): every item GET reads it.
-    const rows = await pooledQuery<NftItemEntity>(
-      this.dataSource,
-      `SELECT ${ITEM_COLUMNS} FROM nft_items WHERE collection_id = $1 AND token_id = $2`,
-      [collectionId, tokenId],
-    );
+    const rows = await pooledQuery<NftItemEntity>(this.dataSource, ITEM_BY_TOKEN_ID, [
+      collectionId,
+      tokenId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -39,11 +48,7 @@ export class AssetRepository {
   /** Items minted in the collection, burned ones included. */
   async countItems(collectionId: string): Promise<number> {
     // A plain count on the collection's index (TypeORM's countBy counts DISTINCT ids).
-    const [row] = await pooledQuery<{ count: number }>(
-      this.dataSource,
-      'SELECT count(*)::int AS count FROM nft_items WHERE collection_id = $1',
-      [collectionId],
-    );
+    const [row] = await pooledQuery<{ count: number }>(this.dataSource, ITEM_COUNT, [collectionId]);
     return row.count;
   }
 

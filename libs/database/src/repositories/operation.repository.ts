@@ -26,6 +26,11 @@ const VIEW_COLUMNS = `id, account_id AS "accountId", kind, network, status, inte
   attempts, last_error AS "lastError", retrying_since AS "retryingSince",
   created_at AS "createdAt"`;
 
+const OPERATION_VIEW = {
+  name: 'operation-view',
+  text: `SELECT ${VIEW_COLUMNS} FROM operations WHERE id = $1 AND account_id = $2`,
+};
+
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 @Injectable()
 export class OperationRepository {
@@ -66,11 +71,10 @@ export class OperationRepository {
    */
   async findViewForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
     // One operation by primary key, the account's only; a plain query: this is the hottest read.
-    const rows = await pooledQuery<OperationEntity>(
-      this.dataSource,
-      `SELECT ${VIEW_COLUMNS} FROM operations WHERE id = $1 AND account_id = $2`,
-      [id, accountId],
-    );
+    const rows = await pooledQuery<OperationEntity>(this.dataSource, OPERATION_VIEW, [
+      id,
+      accountId,
+    ]);
     return rows[0] ?? null;
   }
 

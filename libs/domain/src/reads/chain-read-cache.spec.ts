@@ -19,7 +19,7 @@ describe('ChainReadCache', () => {
 
   beforeEach(() => {
     now = 1_000;
-    cache = new ChainReadCache(2_000, 100, () => now);
+    cache = new ChainReadCache(2_000, 100, 100, () => now);
     cache.storing = true;
   });
 
@@ -93,7 +93,7 @@ describe('ChainReadCache', () => {
   });
 
   it('keeps nothing with a TTL of 0, but still shares a read in flight', async () => {
-    cache = new ChainReadCache(0, 100, () => now);
+    cache = new ChainReadCache(0, 100, 100, () => now);
     cache.storing = true;
     const chain = deferredLoads();
     const readers = [cache.read(KEY, chain.load), cache.read(KEY, chain.load)];

@@ -30,14 +30,17 @@ interface Group {
  * An in-process cache of chain reads with a short TTL, invalidated by group when one of our
  * operations settles, and single-flight: concurrent readers of one key share one chain call.
  * Values are stored only while `storing` is true (the process hears invalidations); otherwise
- * every read is live, still de-duplicated. Bounded: the oldest groups go first.
+ * every read is live, still de-duplicated. Bounded: the oldest groups, and in a group the oldest
+ * reads, go first.
  */
 export class ChainReadCache {
   private readonly groups = new Map<string, Group>();
 
   constructor(
     private readonly ttlMs: number,
+    /** Groups kept (addresses); each keeps at most `groupCapacity` reads (an item's owners). */
     private readonly capacity = 10_000,
+    private readonly groupCapacity = 1_000,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -95,7 +98,7 @@ export class ChainReadCache {
   private store(key: ReadKey, fresh: Fresh<unknown>): void {
     const { entries } = this.groupOf(key.group);
     entries.delete(key.read);
-    if (entries.size >= this.capacity) entries.delete(entries.keys().next().value!);
+    if (entries.size >= this.groupCapacity) entries.delete(entries.keys().next().value!);
     entries.set(key.read, { fresh, expiresAt: this.now() + this.ttlMs });
   }
 

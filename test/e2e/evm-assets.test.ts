@@ -289,6 +289,9 @@ describe.each(['base', 'polygon'])('EVM assets on %s', (network) => {
           owner: user.wallet,
           metadata_uri: metadataUri,
           created_at: expect.stringMatching(ISO_MS),
+          // When the chain said it, and whether from the cache of chain reads.
+          as_of: expect.stringMatching(ISO_MS),
+          cached: expect.any(Boolean),
         });
         expect(parseUnits(data.supply, 6)).toBe(await read(tokenAt(mint), 'totalSupply'));
 

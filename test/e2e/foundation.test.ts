@@ -259,6 +259,8 @@ describe('service foundation over HTTP', () => {
         currency: 'ETH',
         managed: false,
         created_at: created.created_at,
+        as_of: expect.any(String),
+        cached: false,
       });
     });
 

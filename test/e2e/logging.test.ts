@@ -23,7 +23,7 @@ describe('structured logs', () => {
 
   beforeAll(async () => {
     stack = await startServiceStack({
-      env: { LOG_REDACT_PATHS: 'req.headers["x-partner-token"]' },
+      env: { LOG_REDACT_PATHS: 'req.headers["x-partner-token"]', LOG_REQUEST_HEADERS: 'true' },
     });
   });
 
@@ -94,7 +94,7 @@ describe('structured logs', () => {
       res: { statusCode: 200 },
     });
     expect(request.responseTimeMs).toEqual(expect.any(Number));
-    // Headers are logged, credentials in them redacted: built-in and configured paths.
+    // Headers are logged on request, credentials in them redacted: built-in and configured paths.
     expect(request.req.headers).toMatchObject({
       'x-request-id': requestId,
       'api-key': REDACTED,
@@ -140,6 +140,28 @@ describe('structured logs', () => {
       }
     } finally {
       await Promise.all([api.stop(), worker.stop()]);
+    }
+  });
+
+  it('logs a line per request without its headers by default', async () => {
+    const env = { ...stack.env, LOG_REQUEST_HEADERS: 'false', API_PORT: String(await freePort()) };
+    const api = await startServiceProcess('api', env, /API listening/);
+    try {
+      const requestId = `plain-${Date.now()}`;
+      const http = new HttpClient(`http://127.0.0.1:${env.API_PORT}`);
+      expect((await http.get('/health', { 'x-request-id': requestId })).status).toBe(200);
+      const line = await eventually(
+        () => logLines(api).find((l) => l.msg === 'request completed' && l.requestId === requestId),
+        'the API completing the request',
+      );
+      expect(line).toMatchObject({
+        req: { method: 'GET', url: '/health', route: '/health' },
+        res: { statusCode: 200 },
+      });
+      expect(line.req.headers).toBeUndefined();
+      expect(line.res.headers).toBeUndefined();
+    } finally {
+      await api.stop();
     }
   });
 });

@@ -327,6 +327,8 @@ describe('Solana tokens (Token-2022 with metadata)', () => {
         owner: user.wallet,
         metadata_uri: metadataUri,
         created_at: expect.stringMatching(ISO_MS),
+        as_of: expect.stringMatching(ISO_MS),
+        cached: expect.any(Boolean),
       });
       expect(toBase(response.body.data.supply, 6)).toBe(await supplyOf(mint));
       const withNetwork = await user.api.get(`/tokens/${mint}?network=solana`);

@@ -46,6 +46,9 @@ export async function startServiceProcess(
     const check = (): void => {
       if (readyLine.test(output)) {
         clearTimeout(timer);
+        // Not left listening: matching the whole output again on every later chunk costs the
+        // test process more and more (seconds of CPU under a benchmark's log lines).
+        child.stdout.off('data', check);
         resolve();
       }
     };

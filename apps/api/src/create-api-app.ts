@@ -42,7 +42,7 @@ export async function createApiApp(
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
   hardenEdge(fastify);
-  logRequests(fastify, logger);
+  logRequests(fastify, logger, { headers: config.log.requestHeaders });
   recordRequestMetrics(fastify);
   closeConnectionsWhileDraining(fastify, app.get(ShutdownDrain));
   app.enableShutdownHooks();

@@ -33,6 +33,11 @@ export interface AppConfig {
      * waiting SYNC_WAIT_MS for its operation) is not counted: the request is read by then.
      */
     requestTimeoutMs: number;
+    /**
+     * How long a chain read (a balance, a supply, an item's owner) is served from the cache; 0
+     * reads the chain every time (still one call for concurrent readers of one key).
+     */
+    chainReadCacheTtlMs: number;
   };
   /** Bull Board at /admin/queues: mounted only when a password is configured. */
   admin?: { user: string; password: string };
@@ -195,5 +200,7 @@ export interface AppConfig {
     level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
     /** Paths redacted on top of the built-in list (credentials in headers, secret-named fields). */
     redactPaths: string[];
+    /** Request and response headers on the per-request line (redacted); off by default. */
+    requestHeaders: boolean;
   };
 }

@@ -210,19 +210,28 @@ describe('loadConfig', () => {
   });
 
   it('reads the log level and the extra redaction paths, refusing malformed ones', () => {
-    expect(loadConfig({}).log).toEqual({ level: 'info', redactPaths: [] });
+    expect(loadConfig({}).log).toEqual({ level: 'info', redactPaths: [], requestHeaders: false });
     const config = loadConfig({
       LOG_LEVEL: 'debug',
       LOG_REDACT_PATHS: ' req.headers["x-partner-token"], body.card.*, items[*].pin ,',
+      LOG_REQUEST_HEADERS: 'true',
     });
     expect(config.log).toEqual({
       level: 'debug',
       redactPaths: ['req.headers["x-partner-token"]', 'body.card.*', 'items[*].pin'],
+      requestHeaders: true,
     });
+    expect(() => loadConfig({ LOG_REQUEST_HEADERS: 'all' })).toThrow(/LOG_REQUEST_HEADERS/);
     expect(() => loadConfig({ LOG_REDACT_PATHS: 'req.headers.x-token' })).toThrow(
       /LOG_REDACT_PATHS has "req.headers.x-token"/,
     );
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of/);
+  });
+
+  it('caches chain reads for 2 s by default; 0 turns the cache off', () => {
+    expect(loadConfig({}).api.chainReadCacheTtlMs).toBe(2_000);
+    expect(loadConfig({ CHAIN_READ_CACHE_TTL_MS: '0' }).api.chainReadCacheTtlMs).toBe(0);
+    expect(() => loadConfig({ CHAIN_READ_CACHE_TTL_MS: '-1' })).toThrow(/CHAIN_READ_CACHE_TTL_MS/);
   });
 
   it('bounds the waits on Postgres and Redis: 5 s to connect, 1 s for Redis by default', () => {

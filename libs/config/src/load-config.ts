@@ -74,6 +74,13 @@ export function loadConfig(env: Env): AppConfig {
         600_000,
       ),
       ...httpTimeouts(env),
+      chainReadCacheTtlMs: integer(
+        'CHAIN_READ_CACHE_TTL_MS',
+        env.CHAIN_READ_CACHE_TTL_MS,
+        2_000,
+        0,
+        600_000,
+      ),
     },
     admin: env.ADMIN_PASSWORD
       ? { user: env.ADMIN_USER || 'admin', password: env.ADMIN_PASSWORD }
@@ -197,6 +204,7 @@ export function loadConfig(env: Env): AppConfig {
         'fatal',
       ] as const),
       redactPaths: redactPaths(env.LOG_REDACT_PATHS),
+      requestHeaders: boolean('LOG_REQUEST_HEADERS', env.LOG_REQUEST_HEADERS, false),
     },
   };
 }

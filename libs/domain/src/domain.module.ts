@@ -8,6 +8,7 @@ import { AuditTrail } from './audit/audit-trail';
 import { AccountEventFeed } from './events/account-event-feed';
 import { AccountEventWakeups } from './events/account-event-wakeups';
 import { MetadataHost } from './assets/metadata';
+import { NftLocator } from './assets/nft-locator';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
 import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
@@ -22,6 +23,10 @@ import { OperationSubmitter } from './operations/operation-submitter';
 import { Reconciler } from './operations/reconciler';
 import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
 import { SettlementWaiter } from './operations/settlement-waiter';
+import { ChainReads } from './reads/chain-reads';
+import { NftQueries } from './reads/nft-queries';
+import { TokenQueries } from './reads/token-queries';
+import { WalletQueries } from './reads/wallet-queries';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { UsageReader } from './usage/usage-reader';
 import { WalletService } from './wallets/wallet.service';
@@ -39,6 +44,11 @@ const SERVICES = [
   MetadataHost,
   TokenService,
   NftService,
+  NftLocator,
+  ChainReads,
+  TokenQueries,
+  NftQueries,
+  WalletQueries,
   OperationSubmitter,
   OperationReader,
   OperationDetailReader,

@@ -3,10 +3,11 @@ import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import type { ChainFamily } from '@app/config';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { NetworkRegistry } from '@app/chains';
-import { AccountService, WalletService } from '@app/domain';
+import { AccountService, WalletQueries } from '@app/domain';
 import { AccountId, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE } from '../auth/session-cookie';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { presentWallet } from '../wallets/wallet.presenter';
 
 export interface AccountWalletView {
   network: ChainFamily;
@@ -31,7 +32,7 @@ export class AccountWalletsController {
 
   constructor(
     private readonly accounts: AccountService,
-    private readonly wallets: WalletService,
+    private readonly wallets: WalletQueries,
     private readonly networks: NetworkRegistry,
   ) {}
 
@@ -63,7 +64,9 @@ export class AccountWalletsController {
       currency: definition.currency.symbol,
     };
     try {
-      const view = await bounded(this.wallets.get(accountId, wallet.public_key), BALANCE_WAIT_MS);
+      // A person refreshing the page asks for the chain as it is now, not the cache's answer.
+      const read = this.wallets.get(accountId, wallet.public_key, undefined, true);
+      const view = presentWallet(await bounded(read, BALANCE_WAIT_MS));
       return { ...base, resolved_network: view.network, balance: view.balance };
     } catch (error) {
       this.logger.warn(

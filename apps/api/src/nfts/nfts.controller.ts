@@ -2,9 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ok, type SuccessEnvelope } from '@app/common';
-import { NftService, type CollectionView, type ItemView, type OperationView } from '@app/domain';
+import { NftQueries, NftService, type OperationView } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { wantsLiveRead } from '../http/freshness';
 import { OperationResponder } from '../operations/operation-responder';
 import {
   BurnNftDto,
@@ -13,6 +14,7 @@ import {
   NftQueryDto,
   TransferNftDto,
 } from './dto/nft.dto';
+import { presentNft, type CollectionView, type ItemView } from './nft.presenter';
 
 const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 
@@ -24,6 +26,7 @@ const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 export class NftsController {
   constructor(
     private readonly nfts: NftService,
+    private readonly queries: NftQueries,
     private readonly responder: OperationResponder,
   ) {}
 
@@ -111,12 +114,23 @@ export class NftsController {
   }
 
   @Get(':mint_address')
-  @ApiEnvelope('A collection, or with `token_id` one of its items', [400, 401, 404, 502])
+  @ApiHeader({
+    name: 'Cache-Control',
+    required: false,
+    description: '`no-cache`: read the chain now',
+  })
+  @ApiEnvelope(
+    'A collection, or with `token_id` one of its items (its owner as of `as_of`)',
+    [400, 401, 404, 502],
+  )
   async get(
     @AccountId() accountId: string,
     @Param('mint_address') address: string,
     @Query() query: NftQueryDto,
+    @Req() request: FastifyRequest,
   ): Promise<SuccessEnvelope<CollectionView | ItemView>> {
-    return ok(await this.nfts.get(accountId, address, query.token_id, query.network), 'NFT.');
+    const live = wantsLiveRead(request);
+    const read = await this.queries.get(accountId, address, query.token_id, query.network, live);
+    return ok(presentNft(read), 'NFT.');
   }
 }

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, ok, type SuccessEnvelope } from '@app/common';
 import { isDatabaseUnavailable } from '@app/database';
 import {
+  ChainReads,
   SettlementWaiter,
   settlementOf,
   type IdempotencyRequest,
@@ -24,6 +25,7 @@ export class OperationResponder {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly waiter: SettlementWaiter,
+    private readonly chainReads: ChainReads,
   ) {}
 
   /** The Idempotency-Key of the request, bound to its method, path and body. */
@@ -49,6 +51,11 @@ export class OperationResponder {
     const settlement = preferAsync
       ? settlementOf(submitted.operation)
       : await this.settled(submitted);
+    // This instance may have learnt it from Postgres before the settlement channel's news: the
+    // client's next read here must not see the chain as it was before.
+    if (settlement.status === 'confirmed' || settlement.status === 'failed') {
+      this.chainReads.forgetSettled(settlement.view);
+    }
     if (settlement.error) throw new AppError(settlement.error.code, settlement.error.message);
     if (settlement.status === 'confirmed') return ok(settlement.view, done);
     void reply.status(202);

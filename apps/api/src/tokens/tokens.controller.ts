@@ -2,9 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
-import { TokenService, type OperationView, type TokenView } from '@app/domain';
+import { TokenQueries, TokenService, type OperationView } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { wantsLiveRead } from '../http/freshness';
 import { OperationResponder } from '../operations/operation-responder';
 import {
   AssetQueryDto,
@@ -13,6 +14,7 @@ import {
   MintTokenDto,
   TransferTokenDto,
 } from './dto/token.dto';
+import { presentToken, type TokenView } from './token.presenter';
 
 const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 
@@ -24,6 +26,7 @@ const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 export class TokensController {
   constructor(
     private readonly tokens: TokenService,
+    private readonly queries: TokenQueries,
     private readonly responder: OperationResponder,
   ) {}
 
@@ -105,12 +108,19 @@ export class TokensController {
   }
 
   @Get(':mint_address')
-  @ApiEnvelope('The token, with its live supply', [400, 401, 404, 502])
+  @ApiHeader({
+    name: 'Cache-Control',
+    required: false,
+    description: '`no-cache`: read the chain now',
+  })
+  @ApiEnvelope('The token, with its supply as of `as_of`', [400, 401, 404, 502])
   async get(
     @AccountId() accountId: string,
     @Param('mint_address') mint: string,
     @Query() query: AssetQueryDto,
+    @Req() request: FastifyRequest,
   ): Promise<SuccessEnvelope<TokenView>> {
-    return ok(await this.tokens.get(accountId, mint, query.network), 'Token.');
+    const read = await this.queries.get(accountId, mint, query.network, wantsLiveRead(request));
+    return ok(presentToken(read), 'Token.');
   }
 }

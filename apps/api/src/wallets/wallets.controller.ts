@@ -1,17 +1,23 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
-import { WalletService, type CreatedWalletView, type WalletView } from '@app/domain';
+import { WalletQueries, WalletService, type CreatedWalletView } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { wantsLiveRead } from '../http/freshness';
 import { CreateWalletDto } from './dto/create-wallet.dto';
 import { WalletQueryDto } from './dto/wallet-query.dto';
+import { presentWallet, type WalletView } from './wallet.presenter';
 
 @ApiTags('wallets')
 @ApiSecurity('api-key')
 @Controller('wallets')
 export class WalletsController {
-  constructor(private readonly wallets: WalletService) {}
+  constructor(
+    private readonly wallets: WalletService,
+    private readonly queries: WalletQueries,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -27,12 +33,19 @@ export class WalletsController {
   }
 
   @Get(':wallet_address')
-  @ApiEnvelope('The wallet and its live native balance', [400, 401, 502])
+  @ApiHeader({
+    name: 'Cache-Control',
+    required: false,
+    description: '`no-cache`: read the chain now',
+  })
+  @ApiEnvelope('The wallet and its native balance as of `as_of`', [400, 401, 502])
   async get(
     @AccountId() accountId: string,
     @Param('wallet_address') address: string,
     @Query() query: WalletQueryDto,
+    @Req() request: FastifyRequest,
   ): Promise<SuccessEnvelope<WalletView>> {
-    return ok(await this.wallets.get(accountId, address, query.network), 'Wallet.');
+    const read = await this.queries.get(accountId, address, query.network, wantsLiveRead(request));
+    return ok(presentWallet(read), 'Wallet.');
   }
 }

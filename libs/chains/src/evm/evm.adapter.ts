@@ -24,6 +24,7 @@ import { FailoverJsonRpcProvider } from './failover-json-rpc.provider';
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DEV_FUNDING = parseEther('100');
 const FEE_CACHE_MS = 2_000;
+const CHECKSUMMED_ADDRESSES = 10_000;
 
 export type FeeFields =
   { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
@@ -49,6 +50,8 @@ export class EvmAdapter implements ChainAdapter {
   private readonly logger = new Logger(EvmAdapter.name);
   private readonly providers = new Map<string, FailoverJsonRpcProvider>();
   private readonly feeCache = new Map<string, { at: number; fees: FeeFields }>();
+  /** Checksumming is a keccak hash, once per address on every request that names one. */
+  private readonly checksummed = new Map<string, string>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -63,7 +66,15 @@ export class EvmAdapter implements ChainAdapter {
 
   /** Any letter case is accepted (contract: "checksum accepted, case-insensitive"). */
   normalizeAddress(address: string): string | null {
-    return EVM_ADDRESS.test(address) ? getAddress(address.toLowerCase()) : null;
+    if (!EVM_ADDRESS.test(address)) return null;
+    const lower = address.toLowerCase();
+    let canonical = this.checksummed.get(lower);
+    if (canonical === undefined) {
+      canonical = getAddress(lower);
+      if (this.checksummed.size >= CHECKSUMMED_ADDRESSES) this.checksummed.clear();
+      this.checksummed.set(lower, canonical);
+    }
+    return canonical;
   }
 
   lostRecipient(address: string): string | null {

@@ -1,6 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AssetEntity, MetadataDocumentEntity, NftItemEntity } from '../entities';
+import { pooledQuery } from './pooled-query';
+
+/** Every column of an item, under its entity name. */
+const ITEM_COLUMNS = `id, collection_id AS "collectionId", token_id AS "tokenId",
+  mint_address AS "mintAddress", owner, burned, name, metadata_id AS "metadataId",
+  metadata_uri AS "metadataUri", details, operation_id AS "operationId", created_at AS "createdAt"`;
+
+const ITEM_BY_TOKEN_ID = {
+  name: 'item-by-token-id',
+  text: `SELECT ${ITEM_COLUMNS} FROM nft_items WHERE collection_id = $1 AND token_id = $2`,
+};
+
+const ITEM_COUNT = {
+  name: 'item-count',
+  text: 'SELECT count(*)::int AS count FROM nft_items WHERE collection_id = $1',
+};
 
 /** Tokens, collections, their items and the metadata documents the service hosts. */
 @Injectable()
@@ -16,16 +32,24 @@ export class AssetRepository {
     return this.dataSource.getRepository(AssetEntity).findOneBy({ id });
   }
 
-  findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
-    return this.dataSource.getRepository(NftItemEntity).findOneBy({ collectionId, tokenId });
+  async findItem(collectionId: string, tokenId: string): Promise<NftItemEntity | null> {
+    // One item by the collection's unique (collection_id, token_id): every item GET reads it.
+    const rows = await pooledQuery<NftItemEntity>(this.dataSource, ITEM_BY_TOKEN_ID, [
+      collectionId,
+      tokenId,
+    ]);
+    return rows[0] ?? null;
   }
 
   findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {
     return this.dataSource.getRepository(NftItemEntity).findOneBy({ mintAddress });
   }
 
-  countItems(collectionId: string): Promise<number> {
-    return this.dataSource.getRepository(NftItemEntity).countBy({ collectionId });
+  /** Items minted in the collection, burned ones included. */
+  async countItems(collectionId: string): Promise<number> {
+    // A plain count on the collection's index (TypeORM's countBy counts DISTINCT ids).
+    const [row] = await pooledQuery<{ count: number }>(this.dataSource, ITEM_COUNT, [collectionId]);
+    return row.count;
   }
 
   findMetadata(id: string): Promise<MetadataDocumentEntity | null> {

@@ -9,6 +9,7 @@ import {
 import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { insertParts } from './insert-statement';
+import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
 
 /** Where an operation stands after a run that ended in a transient failure. */
@@ -40,6 +41,17 @@ export interface OperationPage {
   operations: OperationEntity[];
   nextCursor: string | null;
 }
+
+/** The columns an operation's view shows, under their entity names. */
+const VIEW_COLUMNS = `id, account_id AS "accountId", kind, network, status, intent, details, signer,
+  tx_hash AS "txHash", result, error_code AS "errorCode", error_message AS "errorMessage",
+  attempts, last_error AS "lastError", retrying_since AS "retryingSince",
+  created_at AS "createdAt"`;
+
+const OPERATION_VIEW = {
+  name: 'operation-view',
+  text: `SELECT ${VIEW_COLUMNS} FROM operations WHERE id = $1 AND account_id = $2`,
+};
 
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 @Injectable()
@@ -74,8 +86,30 @@ export class OperationRepository {
     return manager.getRepository(OperationEntity).findOneBy({ id });
   }
 
+  /**
+   * The account's operation with what its view shows: not its signed bytes (kilobytes for a
+   * contract deployment, most of the row, fetched apart by `signedTxOf` when needed) nor its
+   * sealed key.
+   */
+  async findViewForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
+    // One operation by primary key, the account's only; a plain query: this is the hottest read.
+    const rows = await pooledQuery<OperationEntity>(this.dataSource, OPERATION_VIEW, [
+      id,
+      accountId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** The whole row (the console's detail; GET /operations/{id} reads less, above). */
   findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
     return this.dataSource.getRepository(OperationEntity).findOneBy({ id, accountId });
+  }
+
+  async signedTxOf(id: string): Promise<string | null> {
+    const row = await this.dataSource
+      .getRepository(OperationEntity)
+      .findOne({ where: { id }, select: { id: true, signedTx: true } });
+    return row?.signedTx ?? null;
   }
 
   /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, newId } from '@app/common';
+import { AppError, BoundedCache, newId } from '@app/common';
 import { AssetRepository, type MetadataDocumentEntity } from '@app/database';
 
 export interface HostedDocument {
@@ -14,8 +14,14 @@ export interface HostedDocument {
  * Metadata JSON the service hosts at GET /metadata/{id}; that URL is the metadata_uri and the
  * token URI. Another uploader (IPFS, S3) would implement the same `host` contract.
  */
+/** Hosted documents never change once written: the small ones are kept in memory once read. */
+const CACHED_DOCUMENTS = 2_000;
+const CACHED_DOCUMENT_MAX_CHARS = 16_384;
+
 @Injectable()
 export class MetadataHost {
+  private readonly documents = new BoundedCache<Record<string, unknown>>(CACHED_DOCUMENTS);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly assets: AssetRepository,
@@ -31,10 +37,18 @@ export class MetadataHost {
   }
 
   async get(id: string): Promise<Record<string, unknown>> {
-    const found = /^[0-9a-f-]{36}$/i.test(id) ? await this.assets.findMetadata(id) : null;
-    if (!found) throw AppError.notFound('No metadata document with this id.');
-    return found.document;
+    if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
+    let read: Record<string, unknown> | undefined;
+    const small = await this.documents.getOrLoad(id.toLowerCase(), async () => {
+      read = (await this.assets.findMetadata(id))?.document ?? notFound();
+      return JSON.stringify(read).length <= CACHED_DOCUMENT_MAX_CHARS ? read : null;
+    });
+    return small ?? read!;
   }
+}
+
+function notFound(): never {
+  throw AppError.notFound('No metadata document with this id.');
 }
 
 function withoutUndefined(document: Record<string, unknown>): Record<string, unknown> {

@@ -1,64 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type AssetIntent } from '@app/common';
-import type { Network } from '@app/config';
-import {
-  EvmAdapter,
-  NetworkRegistry,
-  SolanaAdapter,
-  asEvm,
-  groupOf,
-  metadataOf,
-  readMintedCount,
-  readNftOwner,
-  readSolanaItemHolder,
-  readSolanaMint,
-  type NetworkDefinition,
-  type SolanaNetworkDefinition,
-} from '@app/chains';
-import { AssetEntity, AssetRepository, type NftItemEntity } from '@app/database';
+import { NetworkRegistry, type NetworkDefinition } from '@app/chains';
+import { AssetRepository, type AssetEntity, type NftItemEntity } from '@app/database';
 import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
 import { AssetLocator } from './asset-locator';
 import { checkEvmTokenId } from './chain-limits';
 import type { CreateCollectionInput, MintNftInput, NftItemInput } from './asset-inputs';
 import { MetadataHost } from './metadata';
+import { NftLocator } from './nft-locator';
 
-export interface CollectionView {
-  type: 'collection';
-  network: string;
-  mint_address: string;
-  name: string;
-  symbol: string;
-  description?: string;
-  images?: string[];
-  website?: string;
-  attributes?: Record<string, unknown>[];
-  seller_fee: number;
-  max_supply: string | null;
-  minted: string;
-  metadata_uri: string | null;
-  owner: string;
-  created_at: string;
-}
-
-export interface ItemView {
-  type: 'item';
-  network: string;
-  collection: string;
-  mint_address: string;
-  token_id: string;
-  owner: string | null;
-  burned: boolean;
-  metadata_uri: string | null;
-  name: string;
-  description?: string;
-  images?: string[];
-  attributes?: Record<string, unknown>[];
-  /** The item's royalty (basis points): its own, else the collection's. */
-  seller_fee: number;
-  created_at: string;
-}
-
-/** NFT collections and their items: create, mint, transfer, burn (operations) and read. */
+/** NFT collections and their items: create, mint, transfer and burn (operations). */
 @Injectable()
 export class NftService {
   constructor(
@@ -67,8 +18,7 @@ export class NftService {
     private readonly assets: AssetRepository,
     private readonly submitter: OperationSubmitter,
     private readonly metadata: MetadataHost,
-    private readonly evm: EvmAdapter,
-    private readonly solana: SolanaAdapter,
+    private readonly nfts: NftLocator,
   ) {}
 
   async createCollection(
@@ -231,89 +181,20 @@ export class NftService {
     );
   }
 
-  async get(accountId: string, address: string, tokenId?: string, network?: Network) {
-    if (this.locator.pathAddress(address, network).family === 'solana') {
-      return this.getSolana(accountId, address, tokenId, network);
-    }
-    const { asset, network: definition } = await this.locator.ownAsset(
-      accountId,
-      'collection',
-      address,
-      network,
-    );
-    const evm = asEvm(definition); // an EVM-format address only ever names an EVM asset
-    const provider = this.evm.provider(evm);
-    if (tokenId === undefined) {
-      const minted = await readMintedCount(provider, asset.address).catch(() => rpcDown(evm));
-      return collectionView(asset, minted);
-    }
-    checkEvmTokenId(tokenId, 'token_id');
-    const item = await this.assets.findItem(asset.id, tokenId);
-    if (!item) throw AppError.notFound(`No token ${tokenId} in collection ${asset.address}.`);
-    const owner = item.burned ? null : await readNftOwner(provider, asset.address, item.tokenId);
-    return itemView(asset, item, owner);
-  }
-
-  /** Solana: a collection's mint (with or without token_id = an item's mint), or an item's. */
-  private async getSolana(
-    accountId: string,
-    address: string,
-    tokenId: string | undefined,
-    network: Network | undefined,
-  ): Promise<CollectionView | ItemView> {
-    const found = await this.solanaTarget(accountId, address, tokenId, 'token_id', network);
-    const definition = found.network as SolanaNetworkDefinition;
-    if (!found.item) {
-      const mint = await readSolanaMint(this.solana, definition, found.collection.address).catch(
-        () => rpcDown(definition),
-      );
-      const group = mint ? groupOf(mint) : null;
-      if (!mint || !group) rpcDown(definition);
-      return withChainMetadata(collectionView(found.collection, group.size), metadataOf(mint));
-    }
-    const item = found.item;
-    const { mint, holder } = await readSolanaItemHolder(
-      this.solana,
-      definition,
-      item.mintAddress,
-      item.owner,
-    ).catch(() => rpcDown(definition));
-    const burned = item.burned || !mint || mint.supply === 0n;
-    const view = itemView(found.collection, item, burned ? null : holder);
-    return withChainMetadata({ ...view, burned }, mint ? metadataOf(mint) : null);
-  }
-
   /** The item a transfer or burn acts on, checked: it exists (404), lives (409), is ours (403). */
   private async heldItem(accountId: string, address: string, input: NftItemInput, field: string) {
-    if (this.locator.pathAddress(address, input.network).family === 'solana') {
-      const found = await this.solanaTarget(
-        accountId,
-        address,
-        input.token_id,
-        field,
-        input.network,
-      );
-      if (!found.item) {
-        throw AppError.badRequest(
-          `${field} (the item's mint address) is required when the address is a collection's.`,
-        );
-      }
-      return this.checkHeld(accountId, found.network, found.collection, found.item);
-    }
-    if (input.token_id === undefined) {
+    const evm = this.locator.pathAddress(address, input.network).family === 'evm';
+    if (evm && input.token_id === undefined) {
       throw AppError.badRequest(`${field} is required on EVM networks.`);
     }
-    checkEvmTokenId(input.token_id, field);
-    const { asset, network } = await this.locator.ownAsset(
-      accountId,
-      'collection',
-      address,
-      input.network,
-    );
-    const item = await this.assets.findItem(asset.id, input.token_id);
-    if (!item)
-      throw AppError.notFound(`No token ${input.token_id} in collection ${asset.address}.`);
-    return this.checkHeld(accountId, network, asset, item);
+    if (evm) checkEvmTokenId(input.token_id!, field);
+    const found = await this.nfts.find(accountId, address, input.token_id, field, input.network);
+    if (!found.item) {
+      throw AppError.badRequest(
+        `${field} (the item's mint address) is required when the address is a collection's.`,
+      );
+    }
+    return this.checkHeld(accountId, found.network, found.collection, found.item);
   }
 
   private async checkHeld(
@@ -329,77 +210,6 @@ export class NftService {
     }
     return { network, collection, item, signer };
   }
-
-  /**
-   * What a Solana `{mint_address}` names (contract, "NFT transfer"): a collection's mint, with
-   * `token_id` = one of its items' mints, or an item's mint itself. Unknown, or another
-   * account's: 404. A `network` other than the asset's: 400.
-   */
-  private async solanaTarget(
-    accountId: string,
-    address: string,
-    tokenId: string | undefined,
-    field: string,
-    network: Network | undefined,
-  ): Promise<{ network: NetworkDefinition; collection: AssetEntity; item: NftItemEntity | null }> {
-    const itemMint = tokenId === undefined ? undefined : this.solanaItemId(tokenId, field);
-    const collection = await this.locator
-      .ownAsset(accountId, 'collection', address, network)
-      .catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-        throw error;
-      });
-    if (collection) {
-      if (itemMint === undefined)
-        return { ...collection, collection: collection.asset, item: null };
-      const item = await this.assets.findItem(collection.asset.id, itemMint);
-      if (!item) throw AppError.notFound(`No item ${itemMint} in collection ${address}.`);
-      return { network: collection.network, collection: collection.asset, item };
-    }
-
-    const canonical = this.solana.normalizeAddress(address)!;
-    const item = await this.assets.findItemByMint(canonical);
-    const owner = item ? await this.assets.findById(item.collectionId) : null;
-    if (!item || !owner || owner.accountId !== accountId || owner.kind !== 'collection') {
-      throw AppError.notFound(`No NFT collection or item ${address} in this account.`);
-    }
-    if (network && this.networks.resolve(network).chainKey !== owner.chainKey) {
-      throw AppError.badRequest(`network must match the NFT collection's (${owner.network}).`);
-    }
-    if (itemMint !== undefined && itemMint !== item.mintAddress) {
-      throw AppError.badRequest(`${field} must be the item's mint address (${item.mintAddress}).`);
-    }
-    return { network: this.networks.resolve(owner.network), collection: owner, item };
-  }
-
-  /** On Solana an item's token id is its mint address. */
-  private solanaItemId(tokenId: string, field: string): string {
-    const canonical = this.solana.normalizeAddress(tokenId);
-    if (!canonical) {
-      throw AppError.badRequest(`${field} must be an item's mint address on Solana.`);
-    }
-    return canonical;
-  }
-}
-
-function collectionView(asset: AssetEntity, minted: bigint): CollectionView {
-  return {
-    type: 'collection',
-    network: asset.network,
-    mint_address: asset.address,
-    name: asset.name,
-    symbol: asset.symbol,
-    description: asset.details.description,
-    images: asset.details.images,
-    website: asset.details.website,
-    attributes: asset.details.attributes,
-    seller_fee: asset.details.seller_fee ?? 0,
-    max_supply: asset.details.max_supply ?? null,
-    minted: minted.toString(),
-    metadata_uri: asset.metadataUri,
-    owner: asset.owner,
-    created_at: asset.createdAt.toISOString(),
-  };
 }
 
 /**
@@ -415,42 +225,4 @@ function itemRoyalty(
 ): { effective: number; onChain: number | undefined } {
   const inherited = network.family === 'solana' && collectionFee > 0 ? collectionFee : undefined;
   return { effective: own ?? collectionFee, onChain: own ?? inherited };
-}
-
-function itemView(collection: AssetEntity, item: NftItemEntity, owner: string | null): ItemView {
-  return {
-    type: 'item',
-    network: collection.network,
-    collection: collection.address,
-    mint_address: item.mintAddress,
-    token_id: item.tokenId,
-    owner,
-    burned: item.burned,
-    metadata_uri: item.metadataUri,
-    name: item.name,
-    description: item.details.description,
-    images: item.details.images,
-    attributes: item.details.attributes,
-    // Items minted before per-item royalties stored none: theirs is the collection's.
-    seller_fee: item.details.seller_fee ?? collection.details.seller_fee ?? 0,
-    created_at: item.createdAt.toISOString(),
-  };
-}
-
-/** On Solana the metadata lives in the mint itself: its name, symbol and URI are the chain's. */
-function withChainMetadata<T extends CollectionView | ItemView>(
-  view: T,
-  metadata: { name: string; symbol: string; uri: string } | null,
-): T {
-  if (!metadata) return view;
-  return {
-    ...view,
-    name: metadata.name,
-    ...(view.type === 'collection' ? { symbol: metadata.symbol } : {}),
-    metadata_uri: metadata.uri || null,
-  };
-}
-
-function rpcDown(network: NetworkDefinition): never {
-  throw new AppError('BAD_GATEWAY', `The ${network.network} RPC did not answer; try again.`);
 }

@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type AssetIntent } from '@app/common';
-import {
-  EvmAdapter,
-  NetworkRegistry,
-  SolanaAdapter,
-  metadataOf,
-  readSolanaMint,
-  readTokenSupply,
-  type NetworkDefinition,
-} from '@app/chains';
+import { NetworkRegistry } from '@app/chains';
 import {
   OperationSubmitter,
   type IdempotencyRequest,
@@ -21,19 +13,7 @@ import { MetadataHost } from './metadata';
 
 const DEFAULT_DECIMALS = { solana: 9, evm: 18 } as const;
 
-export interface TokenView {
-  network: string;
-  mint_address: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  supply: string;
-  owner: string;
-  metadata_uri: string | null;
-  created_at: string;
-}
-
-/** Fungible tokens: create, mint, burn, transfer (each an operation) and read. */
+/** Fungible tokens: create, mint, burn, transfer (each an operation). */
 @Injectable()
 export class TokenService {
   constructor(
@@ -41,8 +21,6 @@ export class TokenService {
     private readonly locator: AssetLocator,
     private readonly submitter: OperationSubmitter,
     private readonly metadata: MetadataHost,
-    private readonly evm: EvmAdapter,
-    private readonly solana: SolanaAdapter,
   ) {}
 
   async create(accountId: string, input: CreateTokenInput, idempotency?: IdempotencyRequest) {
@@ -102,31 +80,6 @@ export class TokenService {
     return this.amountOperation(accountId, mint, input, 'token.transfer', idempotency);
   }
 
-  async get(
-    accountId: string,
-    mint: string,
-    network?: TokenAmountInput['network'],
-  ): Promise<TokenView> {
-    const { asset, network: definition } = await this.locator.ownAsset(
-      accountId,
-      'token',
-      mint,
-      network,
-    );
-    const { supply, metadata } = await this.readToken(definition, asset.address);
-    return {
-      network: asset.network,
-      mint_address: asset.address,
-      name: metadata?.name ?? asset.name,
-      symbol: metadata?.symbol ?? asset.symbol,
-      decimals: asset.decimals ?? 0,
-      supply: fromBaseUnits(supply, asset.decimals ?? 0),
-      owner: asset.owner,
-      metadata_uri: metadata ? metadata.uri || null : asset.metadataUri,
-      created_at: asset.createdAt.toISOString(),
-    };
-  }
-
   private async amountOperation(
     accountId: string,
     mint: string,
@@ -166,27 +119,5 @@ export class TokenService {
       },
       idempotency,
     );
-  }
-
-  /**
-   * The token's live supply, read from its chain (any RPC failure is a 502); on Solana also the
-   * metadata the mint carries (the same account, no extra call).
-   */
-  private async readToken(
-    network: NetworkDefinition,
-    address: string,
-  ): Promise<{ supply: bigint; metadata: { name: string; symbol: string; uri: string } | null }> {
-    const rpcDown = (): never => {
-      throw new AppError('BAD_GATEWAY', `The ${network.network} RPC did not answer; try again.`);
-    };
-    if (network.family === 'evm') {
-      const supply = await readTokenSupply(this.evm.provider(network), address).catch(rpcDown);
-      return { supply, metadata: null };
-    }
-    const mint = await readSolanaMint(this.solana, network, address).catch(rpcDown);
-    if (!mint) {
-      throw new AppError('BAD_GATEWAY', `The token ${address} is not on ${network.network}.`);
-    }
-    return { supply: mint.supply, metadata: metadataOf(mint) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@app/common';
 import { OperationRepository, type OperationFilter } from '@app/database';
-import { operationView, type OperationView } from './operation-view';
+import { operationView, viewReadsSignedTx, type OperationView } from './operation-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,8 +11,11 @@ export class OperationReader {
   constructor(private readonly operations: OperationRepository) {}
 
   async get(accountId: string, id: string): Promise<OperationView> {
-    const operation = UUID.test(id) ? await this.operations.findForAccount(accountId, id) : null;
+    const operation = UUID.test(id)
+      ? await this.operations.findViewForAccount(accountId, id)
+      : null;
     if (!operation) throw AppError.notFound('No operation with this id in this account.');
+    if (viewReadsSignedTx(operation)) operation.signedTx = await this.operations.signedTxOf(id);
     return operationView(operation);
   }
 

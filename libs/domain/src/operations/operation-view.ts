@@ -90,10 +90,15 @@ export function operationView(operation: OperationEntity): OperationView {
  * keypair is kept with the operation): shown while it is still on its way, too.
  */
 function solanaNewMint(operation: OperationEntity): AssetOutcome {
-  const inFlight = operation.status === 'signed' || operation.status === 'submitted';
-  if (operation.network !== 'solana' || !inFlight || !needsNewMint(operation.intent)) return {};
+  if (!viewReadsSignedTx(operation)) return {};
   return solanaOutcome(
     operation.intent,
     wireSigners(Buffer.from(operation.signedTx!, 'base64'))[1],
   );
+}
+
+/** Whether the view needs the operation's signed bytes (a Solana mint created in flight). */
+export function viewReadsSignedTx(operation: OperationEntity): boolean {
+  const inFlight = operation.status === 'signed' || operation.status === 'submitted';
+  return operation.network === 'solana' && inFlight && needsNewMint(operation.intent);
 }

@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OperationStatus } from '@app/common';
@@ -442,9 +444,92 @@ describe('dashboard in a real browser', () => {
     expect(await card.locator('#deliveries').isHidden()).toBe(true);
   });
 
+  it("shows the account's tokens and collections, and a collection's items with images and history", async () => {
+    const images = await startImageServer();
+    try {
+      const issued = await page.request.post(`${baseUrl}/account/api-keys`, {
+        data: { name: 'assets' },
+      });
+      const key = ((await issued.json()) as { data: { key: string } }).data.key;
+      const api = new HttpClient(baseUrl).with({ 'api-key': key });
+      const token = await api.post('/tokens', {
+        network: 'solana',
+        name: 'Console Coin',
+        symbol: 'CON',
+        amount: '1000',
+      });
+      expect(token.body).toMatchObject({ success: true });
+      const created = await api.post('/nfts', {
+        network: 'base',
+        name: 'Console Art',
+        symbol: 'ART',
+        description: 'seen in the console',
+        images: [images.url('cover.png')],
+        seller_fee: 500,
+        max_supply: 10,
+      });
+      expect(created.body).toMatchObject({ success: true });
+      const collection: string = created.body.data.mint_address;
+      const ids: string[] = [];
+      for (const name of ['First', 'Second']) {
+        const minted = await api.post(`/nfts/${collection}/mint`, {
+          name,
+          images: [images.url(`${name}.png`)],
+        });
+        expect(minted.body).toMatchObject({ success: true });
+        ids.push(minted.body.data.token_id);
+      }
+      const moved = await api.post(`/nfts/${collection}/transfer`, {
+        recipient: '0x1111111111111111111111111111111111111111',
+        token_id: ids[0],
+      });
+      expect(moved.body).toMatchObject({ success: true });
+
+      await page.reload();
+      const card = page.locator('section[aria-labelledby="assets-title"]');
+      const art = card.locator(`#assets-body tr[data-asset="${collection}"]`);
+      await art.waitFor();
+      expect(await art.locator('.amount').textContent()).toBe('2 / 10 minted');
+      expect(await art.textContent()).toContain('5.00 %');
+      const coin = card.locator('#assets-body tr[data-kind="token"]');
+      expect(await coin.locator('.amount').textContent()).toBe('1000');
+      await card.getByLabel('Show').selectOption('token');
+      await card.locator('#assets-body tr[data-kind="collection"]').waitFor({ state: 'detached' });
+      await card.getByLabel('Show').selectOption('');
+      await art.waitFor();
+
+      await art.getByRole('button', { name: 'Items of Console Art' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      const first = dialog.locator(`li.item[data-token-id="${ids[0]}"]`);
+      await first.waitFor();
+      expect(
+        await first
+          .locator('ol.changes > li')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind'))),
+      ).toEqual(['nft.mint', 'nft.transfer']);
+      expect(await first.textContent()).toContain('held by 0x1111…111111');
+      const image = first.locator('img.thumb');
+      // The image really loaded (the page's Content-Security-Policy lets it in).
+      await page.waitForFunction(
+        `document.querySelector('li.item[data-token-id="${ids[0]}"] img.thumb')?.naturalWidth === 1`,
+      );
+      expect(await image.getAttribute('alt')).toBe('First');
+      expect(images.served()).toEqual(expect.arrayContaining(['/First.png', '/Second.png']));
+      mkdirSync(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, 'dashboard-assets.png'), fullPage: true });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    } finally {
+      await images.close();
+    }
+  });
+
   it('lists a wallet whose chain is down with no balance instead of failing', async () => {
     await chains.stop();
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page
+      .locator('section[aria-labelledby="wallets-title"]')
+      .getByRole('button', { name: 'Refresh' })
+      .click();
     const unavailable = page.locator('.wallet .balance.unavailable');
     await unavailable.first().waitFor();
     expect(await unavailable.count()).toBe(2);
@@ -452,3 +537,24 @@ describe('dashboard in a real browser', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+/** A PNG of one pixel, as an asset's image server would host one. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function startImageServer() {
+  const served: string[] = [];
+  const server = createServer((request, response) => {
+    served.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (file: string) => `http://127.0.0.1:${port}/${file}`,
+    served: () => [...served],
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -8,6 +8,7 @@ import { QueueModule } from '@app/queue';
 import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
 import { NetworksController } from './networks/networks.controller';
+import { AccountAssetsController } from './account/account-assets.controller';
 import { UsageController } from './account/usage.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuthGuard } from './auth/auth.guard';
@@ -45,6 +46,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     AuditController,
     UsageController,
     NetworksController,
+    AccountAssetsController,
     EventsController,
     WebhooksController,
   ],

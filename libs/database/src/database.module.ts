@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source';
 import { PgNotifications } from './pg-notifications';
+import { AccountAssetsRepository } from './repositories/account-assets.repository';
 import { OperationUsageRepository } from './repositories/operation-usage.repository';
 import { AccountRepository } from './repositories/account.repository';
 import { AssetRepository } from './repositories/asset.repository';
@@ -37,6 +38,7 @@ const REPOSITORIES = [
   WebhookEndpointRepository,
   WebhookDeliveryRepository,
   PgNotifications,
+  AccountAssetsRepository,
   OperationUsageRepository,
 ];
 

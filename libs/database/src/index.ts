@@ -21,6 +21,8 @@ export * from './repositories/settlement.repository';
 export * from './repositories/solana-operation.repository';
 export * from './repositories/audit-event.repository';
 export * from './repositories/account-event.repository';
+export * from './repositories/account-assets.repository';
+export * from './repositories/page-cursor';
 export * from './repositories/operation-usage.repository';
 export * from './repositories/webhook-endpoint.repository';
 export * from './repositories/webhook-delivery.repository';

@@ -23,6 +23,7 @@ import { OperationSubmitter } from './operations/operation-submitter';
 import { Reconciler } from './operations/reconciler';
 import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
 import { SettlementWaiter } from './operations/settlement-waiter';
+import { AccountAssets } from './reads/account-assets';
 import { ChainReads } from './reads/chain-reads';
 import { NftQueries } from './reads/nft-queries';
 import { TokenQueries } from './reads/token-queries';
@@ -48,6 +49,7 @@ const SERVICES = [
   ChainReads,
   TokenQueries,
   NftQueries,
+  AccountAssets,
   WalletQueries,
   OperationSubmitter,
   OperationReader,

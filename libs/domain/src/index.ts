@@ -26,6 +26,7 @@ export * from './operations/retry-later';
 export * from './operations/settlement';
 export * from './operations/settlement-waiter';
 export * from './reads/chain-read-cache';
+export * from './reads/account-assets';
 export * from './reads/chain-reads';
 export * from './reads/nft-queries';
 export * from './reads/token-queries';

@@ -18,6 +18,7 @@ const FILES: Readonly<Record<string, string>> = {
   'operation-detail.js': 'text/javascript; charset=utf-8',
   'webhooks.js': 'text/javascript; charset=utf-8',
   'explorer.js': 'text/javascript; charset=utf-8',
+  'assets.js': 'text/javascript; charset=utf-8',
 };
 
 /**

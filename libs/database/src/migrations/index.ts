@@ -7,6 +7,7 @@ import { AuditEvents1765200000000 } from './1765200000000-audit-events.migration
 import { AccountEvents1765300000000 } from './1765300000000-account-events.migration';
 import { Webhooks1765400000000 } from './1765400000000-webhooks.migration';
 import { OperationEventsIndex1765600000000 } from './1765600000000-operation-events-index.migration';
+import { ItemOperationsIndex1765610000000 } from './1765610000000-item-operations-index.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AccountEvents1765300000000,
   Webhooks1765400000000,
   OperationEventsIndex1765600000000,
+  ItemOperationsIndex1765610000000,
 ];

@@ -9,6 +9,7 @@ import {
 import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { insertParts } from './insert-statement';
+import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
 
@@ -130,7 +131,7 @@ export class OperationRepository {
       .orderBy('op.created_at', 'DESC')
       .addOrderBy('op.id', 'DESC')
       .limit(limit + 1);
-    const after = decodeCursor(cursor);
+    const after = decodePageCursor(cursor);
     if (after) {
       query.andWhere('(op.created_at, op.id) < (:at, :id)', { at: after.at, id: after.id });
     }
@@ -139,7 +140,7 @@ export class OperationRepository {
     const last = page[page.length - 1];
     return {
       operations: page,
-      nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      nextCursor: rows.length > limit && last ? encodePageCursor(last) : null,
     };
   }
 
@@ -347,16 +348,4 @@ export class OperationRepository {
       order: { nonce: 'ASC' },
     });
   }
-}
-
-function encodeCursor(operation: OperationEntity): string {
-  return Buffer.from(`${operation.createdAt.toISOString()}|${operation.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
-  if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const date = new Date(at ?? '');
-  if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;
-  return { at: date, id };
 }

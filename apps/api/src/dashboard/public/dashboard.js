@@ -21,6 +21,7 @@ import {
   showError,
   timeCell,
 } from './dashboard-kit.js';
+import { loadAssets, setUpAssets } from './assets.js';
 import { explorerLink, loadExplorers } from './explorer.js';
 import { operationDetail } from './operation-detail.js';
 import { latencySummary, usageChart } from './usage-chart.js';
@@ -106,6 +107,7 @@ function showSignedIn(account, message) {
   void loadActivity(true);
   void loadUsage();
   void loadWebhooks();
+  void loadAssets();
 }
 
 /**
@@ -543,6 +545,7 @@ async function start() {
     ...NETWORKS.map((network) => el('option', { value: network, text: network })),
   );
   setUpWebhooks({ sessionEnded });
+  setUpAssets({ sessionEnded });
   await loadExplorers();
   byId('ops-filter', HTMLFormElement).addEventListener('change', () => void loadOperations(true));
   button('usage-week').addEventListener('click', () => showUsage('week'));

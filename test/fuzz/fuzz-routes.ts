@@ -130,6 +130,73 @@ export const ROUTES: readonly RouteSpec[] = [
   },
   {
     method: 'GET',
+    template: '/account/operations/:operation_id',
+    auth: 'api-key',
+    valid: (t) => ({ params: { operation_id: t.operationId } }),
+  },
+  {
+    method: 'GET',
+    template: '/account/audit',
+    auth: 'api-key',
+    valid: (_t, _f, rng) => ({
+      params: {},
+      query: rng.chance(0.5) ? { limit: String(rng.int(1, 100)) } : {},
+    }),
+  },
+  {
+    method: 'GET',
+    template: '/account/usage',
+    auth: 'session',
+    valid: (_t, f, rng) => ({
+      params: {},
+      query: {
+        window: rng.pick([undefined, 'day', 'week']),
+        network: rng.chance(0.5) ? f.network : undefined,
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    template: '/account/assets',
+    auth: 'api-key',
+    valid: (_t, f, rng) => ({
+      params: {},
+      query: {
+        kind: rng.pick([undefined, 'token', 'collection']),
+        network: rng.chance(0.5) ? f.network : undefined,
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    template: '/account/assets/:mint_address/items',
+    auth: 'api-key',
+    valid: (_t, f) => ({ params: { mint_address: f.collection } }),
+  },
+  {
+    method: 'GET',
+    template: '/networks',
+    auth: 'none',
+    weight: 0.3,
+    valid: () => ({ params: {} }),
+  },
+  { method: 'GET', template: '/webhooks', auth: 'api-key', valid: () => ({ params: {} }) },
+  {
+    method: 'POST',
+    template: '/webhooks',
+    auth: 'api-key',
+    weight: 0.3,
+    // The fuzz runs on the local profile: a loopback receiver that is never up is a valid URL.
+    valid: (_t, _f, rng) => ({
+      params: {},
+      body: {
+        url: 'http://127.0.0.1:9/hooks',
+        ...(rng.chance(0.5) ? { event_types: ['operation.confirmed'] } : {}),
+      },
+    }),
+  },
+  {
+    method: 'GET',
     template: '/events',
     auth: 'api-key',
     // GET /events/stream is left out: a valid request is answered with a stream that never ends.

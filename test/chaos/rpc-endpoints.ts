@@ -1,5 +1,5 @@
 import { freePort } from '@test/support/service-process';
-import { startTcpProxy, type TcpProxy } from '@test/support/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '@app/localnet';
 
 /**
  * Two TCP proxies in front of each chain's RPC (the service gets both as a comma list, so it can

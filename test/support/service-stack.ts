@@ -1,7 +1,12 @@
-import { startLocalChains, type LocalChains, type LocalChainsOptions } from '@app/localnet';
+import {
+  startLocalChains,
+  startTcpProxy,
+  type LocalChains,
+  type LocalChainsOptions,
+  type TcpProxy,
+} from '@app/localnet';
 import { HttpClient } from './http-client';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { startTestServices, type TestServices } from './test-services';
 
 export interface ServiceStack {

@@ -3,7 +3,15 @@
  * WebSocket server over an in-process litesvm, so the service runs against real RPC endpoints
  * without a validator binary or network access. `npm run localnet` starts both; test suites call
  * `startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 })` and `stop()` when done.
+ * With REALISTIC_CHAINS (interval mining, slot-bound landing, RPC latency) they behave like a
+ * public network for benchmarks.
  */
-export { startLocalChains, type LocalChains, type LocalChainsOptions } from './local-chains';
+export {
+  REALISTIC_CHAINS,
+  startLocalChains,
+  type LocalChains,
+  type LocalChainsOptions,
+} from './local-chains';
 export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil';
 export { startSolanaRpc, type SolanaRpcHandle, type SolanaRpcOptions } from './solana/solana-rpc';
+export { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy';

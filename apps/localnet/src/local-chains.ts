@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnvil } from './anvil';
 import { startSolanaRpc } from './solana/solana-rpc';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 export interface LocalChainsOptions {
   evmPort?: number;
@@ -11,6 +12,15 @@ export interface LocalChainsOptions {
   /** Persists both chains' state here when set; tests leave it unset to start clean. */
   dataDir?: string;
   anvilArgs?: string[];
+  /** anvil mines a block every this many seconds (decimals allowed) instead of one per transaction. */
+  evmBlockTimeSeconds?: number;
+  /** Solana transactions land when their slot ends instead of at once (see LedgerOptions). */
+  solanaLandAtSlotBoundary?: boolean;
+  /**
+   * Round-trip time added to every RPC and WebSocket exchange, in milliseconds: the chains are
+   * reached through a latency proxy, whose URLs are the ones returned.
+   */
+  rpcLatencyMs?: number;
 }
 
 export interface LocalChains {
@@ -19,6 +29,17 @@ export interface LocalChains {
   solanaWsUrl: string;
   stop(): Promise<void>;
 }
+
+/**
+ * A chain that behaves like a public network for benchmarks: 1 s EVM blocks, 400 ms Solana slots
+ * whose transactions land when the slot ends, and 30 ms of RPC round trip.
+ */
+export const REALISTIC_CHAINS = {
+  evmBlockTimeSeconds: 1,
+  slotMs: 400,
+  solanaLandAtSlotBoundary: true,
+  rpcLatencyMs: 30,
+} as const satisfies LocalChainsOptions;
 
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 
@@ -29,12 +50,16 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     startAnvil({
       port: opts.evmPort ?? 8545,
       stateFile: opts.dataDir ? join(opts.dataDir, ANVIL_STATE_FILE) : undefined,
-      args: opts.anvilArgs,
+      args: [
+        ...(opts.evmBlockTimeSeconds ? ['--block-time', String(opts.evmBlockTimeSeconds)] : []),
+        ...(opts.anvilArgs ?? []),
+      ],
     }),
     startSolanaRpc({
       port: opts.solanaPort ?? 8899,
       wsPort: opts.solanaWsPort,
       slotMs: opts.slotMs,
+      landAtSlotBoundary: opts.solanaLandAtSlotBoundary,
       dataDir: opts.dataDir,
     }),
   ]);
@@ -44,12 +69,39 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     );
     throw anvil.status === 'rejected' ? anvil.reason : (solana as PromiseRejectedResult).reason;
   }
-  let stopping: Promise<void> | undefined;
-  return {
+  const direct = {
     evmRpcUrl: anvil.value.url,
     solanaRpcUrl: solana.value.rpcUrl,
     solanaWsUrl: solana.value.wsUrl,
-    stop: () =>
-      (stopping ??= Promise.all([anvil.value.stop(), solana.value.stop()]).then(() => undefined)),
   };
+  let proxies: Awaited<ReturnType<typeof latencyProxies>> | undefined;
+  try {
+    if (opts.rpcLatencyMs) proxies = await latencyProxies(direct, opts.rpcLatencyMs);
+  } catch (err) {
+    await Promise.all([anvil.value.stop(), solana.value.stop()]);
+    throw err;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    evmRpcUrl: proxies?.evmRpc.url ?? direct.evmRpcUrl,
+    solanaRpcUrl: proxies?.solanaRpc.url ?? direct.solanaRpcUrl,
+    solanaWsUrl: proxies?.solanaWs.url ?? direct.solanaWsUrl,
+    stop: () =>
+      (stopping ??= (async () => {
+        await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
+        await Promise.all([anvil.value.stop(), solana.value.stop()]);
+      })()),
+  };
+}
+
+async function latencyProxies(
+  urls: { evmRpcUrl: string; solanaRpcUrl: string; solanaWsUrl: string },
+  latencyMs: number,
+): Promise<{ evmRpc: TcpProxy; solanaRpc: TcpProxy; solanaWs: TcpProxy }> {
+  const [evmRpc, solanaRpc, solanaWs] = await Promise.all(
+    [urls.evmRpcUrl, urls.solanaRpcUrl, urls.solanaWsUrl].map((url) =>
+      startTcpProxy(url, { latencyMs }),
+    ),
+  );
+  return { evmRpc, solanaRpc, solanaWs };
 }

@@ -10,6 +10,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { loadConfig } from '@app/config';
 import { migrate } from '@app/database';
 import { startLocalChains } from './local-chains';
+import { chainBehaviourFromEnv, describeChainBehaviour } from './localnet-env';
 import { logLineFormatter } from './log-lines';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
     applied.length ? `Migrations applied: ${applied.join(', ')}` : 'Database is up to date.',
   );
 
-  const chains = await startLocalChains({ dataDir: join(ROOT, '.localnet') });
+  const behaviour = chainBehaviourFromEnv(process.env);
+  const chains = await startLocalChains({ ...behaviour, dataDir: join(ROOT, '.localnet') });
   const admin = {
     user: process.env.ADMIN_USER ?? 'admin',
     password: process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'),
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
       `  Health     ${base}/health`,
       `  EVM RPC    ${chains.evmRpcUrl} (chain id 31337; every EVM network)`,
       `  Solana RPC ${chains.solanaRpcUrl} (WebSocket ${chains.solanaWsUrl})`,
+      ...describeChainBehaviour(behaviour).map((line) => `  ${line}`),
       '',
       '  Ctrl-C stops everything.',
       '',

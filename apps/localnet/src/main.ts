@@ -1,24 +1,17 @@
 import { resolve } from 'node:path';
 import { startLocalChains } from './local-chains';
+import { chainBehaviourFromEnv, describeChainBehaviour, intFromEnv } from './localnet-env';
 
 const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
 async function main(): Promise<void> {
   const dataDir = resolve(REPO_ROOT, process.env.LOCALNET_DATA_DIR || '.localnet');
+  const behaviour = chainBehaviourFromEnv(process.env);
   const chains = await startLocalChains({
-    evmPort: intFromEnv('EVM_PORT', 8545),
-    solanaPort: intFromEnv('SOLANA_RPC_PORT', 8899),
-    solanaWsPort: intFromEnv('SOLANA_WS_PORT', 8900),
-    slotMs: intFromEnv('SLOT_MS', 400),
+    evmPort: intFromEnv(process.env, 'EVM_PORT', 8545),
+    solanaPort: intFromEnv(process.env, 'SOLANA_RPC_PORT', 8899),
+    solanaWsPort: intFromEnv(process.env, 'SOLANA_WS_PORT', 8900),
+    ...behaviour,
     dataDir,
   });
   console.log(
@@ -28,6 +21,7 @@ async function main(): Promise<void> {
       `  SOLANA_RPC_URL=${chains.solanaRpcUrl}`,
       `  SOLANA_WS_URL=${chains.solanaWsUrl}`,
       `  state: ${dataDir}`,
+      ...describeChainBehaviour(behaviour).map((line) => `  ${line}`),
     ].join('\n'),
   );
 

@@ -3,7 +3,7 @@ import { startApiInProcess } from '@test/support/api-app';
 import { queryDatabase } from '@test/support/chain-reads';
 import { expectError } from '@test/support/envelope-assertions';
 import { HttpClient, type HttpResponse } from '@test/support/http-client';
-import { startTcpProxy, type TcpProxy } from '@test/support/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '@app/localnet';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(90_000);

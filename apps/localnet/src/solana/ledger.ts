@@ -52,6 +52,18 @@ const UPGRADEABLE_LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
 
 export interface LedgerOptions {
   slotMs: number;
+  /**
+   * As on a validator: a transaction runs when it arrives (its effects show at once, as at
+   * `processed`), but it lands in the current slot's block, published when the slot ends: its
+   * signature status, history and notifications appear then. Off: each transaction is final the
+   * moment it runs.
+   */
+  landAtSlotBoundary?: boolean;
+}
+
+interface PendingTransaction {
+  record: TransactionRecord;
+  writableKeys: string[];
 }
 
 export interface SnapshotAccount extends AccountState {
@@ -75,6 +87,8 @@ export class Ledger {
   private readonly priorityFees = new PriorityFeeTable();
   private readonly slotHashes: SlotHashInput[] = [];
   private readonly slotsPerEpoch: number;
+  /** With landAtSlotBoundary: the current slot's block, in arrival order, until the slot ends. */
+  private readonly openBlock = new Map<string, PendingTransaction>();
   private currentSlot = 0;
   private transactions = 0;
   private changes = 0;
@@ -121,6 +135,7 @@ export class Ledger {
   }
 
   advanceSlot(): void {
+    this.publishBlock();
     this.currentSlot++;
     this.applyClock();
     this.svm.expireBlockhash();
@@ -206,7 +221,7 @@ export class Ledger {
   }
 
   submit(tx: WireTransaction, opts: { skipPreflight: boolean }): SubmitResult {
-    const known = this.store.get(tx.signature);
+    const known = this.store.get(tx.signature) ?? this.openBlock.get(tx.signature)?.record;
     if (known) return { status: 'duplicate', record: known };
     if (!this.hasValidLifetime(tx)) {
       return opts.skipPreflight
@@ -271,7 +286,7 @@ export class Ledger {
     // Identical airdrops in one slot would share a signature: use an older, still valid blockhash.
     for (const blockhash of this.blockhashes.newestFirst()) {
       const { signature, bytes } = this.faucet.transfer(to, lamports, blockhash);
-      if (this.store.has(signature)) continue;
+      if (this.store.has(signature) || this.openBlock.has(signature)) continue;
       this.submit(decodeBytes(bytes), { skipPreflight: true });
       return signature;
     }
@@ -363,7 +378,6 @@ export class Ledger {
       postTokenBalances: readTokenBalances(tx, keys, (key) => this.svm.getAccount(key)),
       details: () => (details ??= toDetails(meta)),
     };
-    this.store.add(record, this.currentSlot);
     this.transactions++;
     this.changes++;
     for (const address of keys.accountKeys) this.knownAddresses.add(address);
@@ -373,8 +387,20 @@ export class Ledger {
       readComputeBudget(tx).microLamportsPerUnit,
       writableKeys,
     );
-    this.notify((listener) => listener.onTransaction?.(record, writableKeys));
+    if (this.opts.landAtSlotBoundary) this.openBlock.set(tx.signature, { record, writableKeys });
+    else this.land({ record, writableKeys });
     return { status: 'landed', record };
+  }
+
+  private land({ record, writableKeys }: PendingTransaction): void {
+    this.store.add(record, this.currentSlot);
+    this.notify((listener) => listener.onTransaction?.(record, writableKeys));
+  }
+
+  /** The slot ends: its block's transactions land, in the order they ran. */
+  private publishBlock(): void {
+    for (const pending of this.openBlock.values()) this.land(pending);
+    this.openBlock.clear();
   }
 
   /** A failed transaction changes only the fee payer and, with a durable nonce, the nonce account. */

@@ -11,6 +11,8 @@ export interface SolanaRpcOptions {
   wsPort?: number;
   /** Milliseconds per slot (default 400): blockhashes expire after 150 slots. */
   slotMs?: number;
+  /** Transactions land (status, history, notifications) when their slot ends; see LedgerOptions. */
+  landAtSlotBoundary?: boolean;
   /** Keeps an accounts snapshot here (loaded on start, written periodically and on stop). */
   dataDir?: string;
   host?: string;
@@ -28,7 +30,7 @@ export const SNAPSHOT_FILE = 'solana-accounts.json';
 export async function startSolanaRpc(opts: SolanaRpcOptions = {}): Promise<SolanaRpcHandle> {
   const host = opts.host ?? '127.0.0.1';
   const slotMs = opts.slotMs ?? 400;
-  const ledger = new Ledger({ slotMs });
+  const ledger = new Ledger({ slotMs, landAtSlotBoundary: opts.landAtSlotBoundary });
   const snapshotFile = opts.dataDir ? join(opts.dataDir, SNAPSHOT_FILE) : undefined;
   if (snapshotFile) loadSnapshot(ledger, snapshotFile);
 

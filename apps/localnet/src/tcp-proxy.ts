@@ -1,8 +1,9 @@
 import { createServer, connect, type Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of a chain's RPC, Postgres or Redis whose link can be cut and restored, as
- * in an outage.
+ * A TCP proxy in front of a chain's RPC (HTTP or WebSocket), Postgres or Redis. It can add a
+ * network's latency to the link (benchmarks on a realistic chain), and its link can be cut and
+ * restored, as in an outage (tests).
  */
 export interface TcpProxy {
   /** The target URL with its port replaced by the proxy's. */
@@ -19,8 +20,21 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
+export interface TcpProxyOptions {
+  /**
+   * Round-trip time the link adds, in milliseconds: every chunk is delivered half of it after it
+   * arrived, in each direction and in order (so a request and its answer take this much longer,
+   * and a WebSocket notification half of it). 0: bytes are piped through at once.
+   */
+  latencyMs?: number;
+}
+
+export async function startTcpProxy(
+  targetUrl: string,
+  opts: TcpProxyOptions = {},
+): Promise<TcpProxy> {
   const target = new URL(targetUrl);
+  const oneWayMs = (opts.latencyMs ?? 0) / 2;
   const sockets = new Set<Socket>();
   let mode: 'up' | 'cut' | 'stalled' = 'up';
   const track = (socket: Socket): void => {
@@ -31,11 +45,15 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const held = new Set<Socket>();
   const link = (client: Socket): void => {
     const upstream = connect(Number(target.port), target.hostname);
+    // Small requests must not wait for Nagle's algorithm on top of the configured latency.
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     track(client);
     track(upstream);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    forward(client, upstream, oneWayMs);
+    forward(upstream, client, oneWayMs);
   };
   const server = createServer((client) => {
     if (mode === 'cut') {
@@ -75,4 +93,39 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Sends what `from` receives on to `to`, each chunk (and the end) `delayMs` after it arrived. */
+function forward(from: Socket, to: Socket, delayMs: number): void {
+  if (delayMs <= 0) {
+    from.pipe(to);
+    return;
+  }
+  const due: { at: number; chunk: Buffer | null }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const deliver = (): void => {
+    timer = undefined;
+    // Timers may fire up to a millisecond early against performance.now().
+    const now = performance.now() + 1;
+    while (due.length > 0 && due[0].at <= now) {
+      const { chunk } = due.shift()!;
+      if (to.destroyed) continue;
+      if (chunk === null) to.end();
+      else if (!to.write(chunk)) {
+        from.pause();
+        to.once('drain', () => from.resume());
+      }
+    }
+    if (due.length > 0) timer = setTimeout(deliver, due[0].at - performance.now());
+  };
+  const schedule = (chunk: Buffer | null): void => {
+    due.push({ at: performance.now() + delayMs, chunk });
+    timer ??= setTimeout(deliver, delayMs);
+  };
+  from.on('data', (chunk: Buffer) => schedule(chunk));
+  from.once('end', () => schedule(null));
+  to.once('close', () => {
+    clearTimeout(timer);
+    due.length = 0;
+  });
 }

@@ -1,0 +1,281 @@
+/**
+ * Do worker processes add up? NFT mints/s of many accounts at once on a realistic chain (1 s EVM
+ * blocks, 30 ms RPC round trip: throughput is bounded by pipelining, not by the chain), in one
+ * run, each on a fresh chain with the same flags:
+ *   (a) raw: as many wallets as the service has accounts, each minting its share into its own
+ *       ERC-721 with pre-signed, explicit-nonce transactions sent in nonce order, each send
+ *       waiting for the node's answer but not for a receipt (as in bench:evm), all wallets at
+ *       once, until every wallet's mined nonce has caught up; `BENCH_RAW_SEND_BATCH=100` sends
+ *       ordered JSON-RPC batches instead (a stronger baseline, about one block for all);
+ *   (b) the service with 1, 2 and 3 worker processes: every account submits its share of async
+ *       mints (`Prefer: respond-async`, a few in flight per account), until the database says
+ *       they have all settled.
+ * Ratios: 2 workers / 1 worker (target >= 1.6) and the best service run / raw (target >= 0.8).
+ * Run: npm run bench:scaling   (BENCH_SCALING_MINTS=1200, BENCH_ACCOUNTS=12,
+ *   BENCH_CLIENTS_PER_ACCOUNT=8, BENCH_WORKER_COUNTS=1,2,3, BENCH_TIME_LIMIT_S=180 per run;
+ *   BENCH_EVM_BLOCK_TIME, BENCH_RPC_LATENCY_MS, BENCH_CHAIN=quiet: see benchChain)
+ */
+import {
+  JsonRpcProvider,
+  Wallet,
+  parseEther,
+  toBeHex,
+  type Contract,
+  type HDNodeWallet,
+} from 'ethers';
+import { startLocalChains, type LocalChainsOptions } from '@app/localnet';
+import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import {
+  benchChain,
+  deployCollection,
+  IMAGE,
+  intFromEnv,
+  operationCounts,
+  RAW_PROVIDER_OPTIONS,
+  serviceCollection,
+  URI,
+} from './evm-helpers';
+import { round, runConcurrently } from './stats';
+
+export interface ScalingRun {
+  run: string;
+  mints: number;
+  seconds: number;
+  mintsPerSecond: number;
+  /** Service: how long the API took to accept every mint (202). */
+  submitSeconds?: number;
+  failed: number;
+  /** This run's rate over the raw script's. */
+  ratioToRaw?: number;
+  /** Mints not settled when the run's time limit ended it (the rate then counts settled ones). */
+  unsettled: number;
+}
+
+export interface ScalingResult {
+  chain: string;
+  accounts: number;
+  runs: ScalingRun[];
+  twoWorkersOverOne: number;
+  serviceOverRaw: number;
+}
+
+export async function run(
+  mints = intFromEnv('BENCH_SCALING_MINTS', 1200),
+  accounts = intFromEnv('BENCH_ACCOUNTS', 12),
+): Promise<ScalingResult> {
+  const chain = benchChain();
+  const workerCounts = (process.env.BENCH_WORKER_COUNTS ?? '1,2,3').split(',').map(Number);
+  const limitMs = intFromEnv('BENCH_TIME_LIMIT_S', 180) * 1000;
+  const runs = [await rawMints(chain.options, mints, accounts, limitMs)];
+  for (const workers of workerCounts) {
+    runs.push(await serviceMints(chain.options, mints, accounts, workers, limitMs));
+  }
+  for (const r of runs.slice(1)) r.ratioToRaw = round(r.mintsPerSecond / runs[0].mintsPerSecond, 2);
+  const rate = (name: string) => runs.find((r) => r.run === name)?.mintsPerSecond ?? NaN;
+  const best = Math.max(...runs.slice(1).map((r) => r.mintsPerSecond));
+  return {
+    chain: chain.name,
+    accounts,
+    runs,
+    twoWorkersOverOne: round(rate('service, 2 workers') / rate('service, 1 worker'), 2),
+    serviceOverRaw: round(best / rate('raw'), 2),
+  };
+}
+
+/** Splits `total` into `parts` shares that differ by at most one. */
+function shares(total: number, parts: number): number[] {
+  return Array.from({ length: parts }, (_, i) => Math.floor((total + i) / parts));
+}
+
+async function rawMints(
+  chainOptions: LocalChainsOptions,
+  mints: number,
+  wallets: number,
+  limitMs: number,
+): Promise<ScalingRun> {
+  const chains = await startLocalChains({
+    ...chainOptions,
+    evmPort: 0,
+    solanaPort: 0,
+    solanaWsPort: 0,
+  });
+  const provider = new JsonRpcProvider(chains.evmRpcUrl, undefined, RAW_PROVIDER_OPTIONS);
+  try {
+    const minters = await Promise.all(
+      shares(mints, wallets).map(async (count) => {
+        const wallet = Wallet.createRandom(provider);
+        await provider.send('anvil_setBalance', [wallet.address, toBeHex(parseEther('100'))]);
+        const collection = await deployCollection(wallet);
+        return { wallet, collection, count, signed: await signMints(wallet, collection, count) };
+      }),
+    );
+
+    const started = performance.now();
+    const deadline = Date.now() + limitMs;
+    const batch = intFromEnv('BENCH_RAW_SEND_BATCH', 1);
+    // Every wallet at once; each sends in nonce order, without waiting for blocks.
+    await Promise.all(
+      minters.map(async ({ signed }) => {
+        for (let i = 0; i < signed.txs.length; i += batch) {
+          await sendBatch(chains.evmRpcUrl, signed.txs.slice(i, i + batch));
+        }
+      }),
+    );
+    const mined = await Promise.all(
+      minters.map(({ wallet, signed }) =>
+        waitForNonce(provider, wallet.address, signed.firstNonce + signed.txs.length, deadline),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const minedMints = mined.reduce(
+      (sum, nonce, i) => sum + nonce - minters[i].signed.firstNonce,
+      0,
+    );
+    // Every mined mint must have minted: a reverted one would not add to the wallet's balance.
+    const held = await Promise.all(
+      minters.map(
+        ({ wallet, collection }) => collection.balanceOf(wallet.address) as Promise<bigint>,
+      ),
+    );
+    const minted = held.reduce((sum, balance) => sum + Number(balance), 0);
+    return {
+      run: 'raw',
+      mints,
+      seconds: round(seconds),
+      mintsPerSecond: round(minted / seconds),
+      failed: minedMints - minted,
+      unsettled: mints - minedMints,
+    };
+  } finally {
+    provider.destroy();
+    await chains.stop();
+  }
+}
+
+async function signMints(
+  wallet: HDNodeWallet,
+  collection: Contract,
+  count: number,
+): Promise<{ firstNonce: number; txs: string[] }> {
+  const provider = wallet.provider!;
+  const to = await collection.getAddress();
+  const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
+  const gasLimit = ((await provider.estimateGas({ from: wallet.address, to, data })) * 6n) / 5n;
+  const fees = await provider.getFeeData();
+  const firstNonce = await provider.getTransactionCount(wallet.address, 'pending');
+  const txs = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      wallet.signTransaction({
+        type: 2,
+        chainId: 31337,
+        to,
+        data,
+        nonce: firstNonce + i,
+        gasLimit,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    ),
+  );
+  return { firstNonce, txs };
+}
+
+async function sendBatch(url: string, txs: string[]): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      txs.map((tx, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [tx] })),
+    ),
+  });
+  const replies = (await response.json()) as { error?: { message: string } }[];
+  const refused = replies.find((reply) => reply.error);
+  if (refused) throw new Error(`raw send refused: ${refused.error!.message}`);
+}
+
+/** Polls the wallet's mined nonce until it reaches `target` or the deadline; returns the last seen. */
+async function waitForNonce(
+  provider: JsonRpcProvider,
+  address: string,
+  target: number,
+  deadline: number,
+): Promise<number> {
+  for (;;) {
+    const nonce = await provider.getTransactionCount(address, 'latest');
+    if (nonce >= target || Date.now() > deadline) return nonce;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function serviceMints(
+  chainOptions: LocalChainsOptions,
+  mints: number,
+  accounts: number,
+  workers: number,
+  limitMs: number,
+): Promise<ScalingRun> {
+  const stack = await startServiceStack({
+    workers,
+    chains: chainOptions,
+    env: { RATE_LIMIT_REQUESTS: '1000000', REGISTER_LIMIT_PER_IP: '1000/3600' },
+  });
+  try {
+    const clients = await Promise.all(
+      shares(mints, accounts).map(async (count) => {
+        const { api } = await newAccountClient(stack.http);
+        return { api, count, collection: await serviceCollection(api) };
+      }),
+    );
+    const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
+    const started = performance.now();
+    const deadline = Date.now() + limitMs;
+    let refused = 0;
+    await Promise.all(
+      clients.map(({ api, count, collection }) =>
+        runConcurrently(count, perAccount, async (i) => {
+          const response = await api.post(
+            `/nfts/${collection}/mint`,
+            { name: `Bench ${i}`, images: [IMAGE] },
+            { prefer: 'respond-async' },
+          );
+          if (response.status !== 202) refused++;
+        }),
+      ),
+    );
+    if (refused) throw new Error(`${refused} mints were not accepted (202)`);
+    const submitSeconds = (performance.now() - started) / 1000;
+    let counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
+    while (counts.pending > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      run: `service, ${workers} worker${workers === 1 ? '' : 's'}`,
+      mints,
+      seconds: round(seconds),
+      mintsPerSecond: round(counts.confirmed / seconds),
+      submitSeconds: round(submitSeconds),
+      failed: counts.failed,
+      unsettled: counts.pending,
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+if (require.main === module) {
+  run().then(
+    (result) => {
+      console.log(`NFT mints of ${result.accounts} accounts at once on a ${result.chain} chain:`);
+      console.table(result.runs);
+      console.log(`2 workers / 1 worker = ${result.twoWorkersOverOne} (target >= 1.6)`);
+      console.log(`service (best) / raw = ${result.serviceOverRaw} (target >= 0.8)`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

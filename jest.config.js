@@ -3,6 +3,7 @@ const moduleNameMapper = {
   '^@app/(config|common|database|queue|chains|domain)(/.*)?$': '<rootDir>/libs/$1/src$2',
   '^@app/localnet(/.*)?$': '<rootDir>/apps/localnet/src$1',
   '^@test/support(/.*)?$': '<rootDir>/test/support$1',
+  '^@asset-issuance/client$': '<rootDir>/libs/client/src',
 };
 const base = {
   rootDir: __dirname,

@@ -102,6 +102,7 @@ export class ReplayWebhookDto {
 }
 
 export class WebhookDeliveriesQuery extends PageLimitQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'] })
   @IsOptional()
   @IsIn(['pending', 'succeeded', 'failed'], {
     message: 'status must be one of: pending, succeeded, failed',
@@ -109,6 +110,7 @@ export class WebhookDeliveriesQuery extends PageLimitQuery {
   status?: 'pending' | 'succeeded' | 'failed';
 
   /** A previous page's `next_cursor`. */
+  @ApiPropertyOptional({ description: "A previous page's `next_cursor`" })
   @IsOptional()
   @Matches(/^[0-9a-f-]{36}$/i, { message: 'cursor must be a next_cursor of this endpoint' })
   cursor?: string;

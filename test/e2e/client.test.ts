@@ -32,7 +32,12 @@ const recordingFetch: typeof fetch = async (input, init) => {
   } catch {
     // not JSON: kept as text
   }
-  recorded.push({ method: init?.method ?? 'GET', url: response.url, status: response.status, body });
+  recorded.push({
+    method: init?.method ?? 'GET',
+    url: response.url,
+    status: response.status,
+    body,
+  });
   return response;
 };
 
@@ -40,7 +45,11 @@ beforeAll(async () => {
   stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '100000' } });
   recorded = recordResponses();
   const { key } = await newAccountClient(stack.http);
-  client = new AssetIssuanceClient({ baseUrl: stack.http.baseUrl, apiKey: key, fetch: recordingFetch });
+  client = new AssetIssuanceClient({
+    baseUrl: stack.http.baseUrl,
+    apiKey: key,
+    fetch: recordingFetch,
+  });
   session = new HttpClient(stack.http.baseUrl);
   await session.post('/account/register', {
     email: `client-${Date.now()}@example.com`,
@@ -150,9 +159,13 @@ describe('the client', () => {
 
   it('answers errors as documented', async () => {
     const anonymous = new HttpClient(stack.http.baseUrl);
-    expect((await anonymous.get('/tokens/So11111111111111111111111111111111111111112')).status).toBe(401);
+    expect(
+      (await anonymous.get('/tokens/So11111111111111111111111111111111111111112')).status,
+    ).toBe(401);
     expect((await session.post('/nfts', {})).status).toBe(401);
-    const api = stack.http.with({ 'api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey });
+    const api = stack.http.with({
+      'api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey,
+    });
     expect((await api.post('/wallets', { network: 'moon' })).status).toBe(400);
     expect((await api.post('/nfts', { network: 'solana' })).status).toBe(400);
     expect((await api.get('/account/usage?window=year')).status).toBe(400);
@@ -168,7 +181,9 @@ describe('the client', () => {
   it('answered everything above as the OpenAPI document says', async () => {
     const document = (await stack.http.get('/docs/json')).body;
     const conformance = new OpenApiConformance(document);
-    const checked = recorded.filter((response) => !new URL(response.url).pathname.startsWith('/docs'));
+    const checked = recorded.filter(
+      (response) => !new URL(response.url).pathname.startsWith('/docs'),
+    );
     expect(conformance.check(checked)).toEqual([]);
     const covered = conformance.covered(checked);
     for (const exercised of [

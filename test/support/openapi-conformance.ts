@@ -18,7 +18,7 @@ export class OpenApiConformance {
 
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
-    this.ajv.addSchema(document as object, 'openapi');
+    this.ajv.addSchema(document, 'openapi');
     this.routes = Object.keys(document.paths).map((path) => ({
       path,
       pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
@@ -71,7 +71,16 @@ export class OpenApiConformance {
         content?: Record<string, unknown>;
       };
       if (!response.content?.['application/json']) return undefined;
-      const pointer = ['paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema']
+      const pointer = [
+        'paths',
+        path,
+        method,
+        'responses',
+        String(status),
+        'content',
+        'application/json',
+        'schema',
+      ]
         .map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1'))
         .join('/');
       this.validators.set(key, this.ajv.compile({ $ref: `openapi#/${pointer}` }));

@@ -52,14 +52,18 @@ describe('AssetIssuanceClient', () => {
     expect(answer.status).toBe('confirmed');
     expect(sent[0].url).toBe('http://api.test/nfts/So1%2Fana/mint');
     expect(headerOf(sent[0].init, 'api-key')).toBe('ak_test');
-    expect(JSON.parse(String(sent[0].init.body))).toEqual(mintBody);
+    expect(JSON.parse(sent[0].init.body as string)).toEqual(mintBody);
   });
 
   it('retries a write after a network error, 429 and 503 with the same Idempotency-Key', async () => {
     const { fetch, sent } = scripted([
       new TypeError('fetch failed'),
       json(429, { success: false, error: 'Too many requests', message: 'slow down' }),
-      json(503, { success: false, error: 'Service unavailable', message: 'db' }, { 'retry-after': '0' }),
+      json(
+        503,
+        { success: false, error: 'Service unavailable', message: 'db' },
+        { 'retry-after': '0' },
+      ),
       ok(operation('confirmed')),
     ]);
     await client(fetch).post('/nfts/{mint_address}/mint', {
@@ -75,7 +79,10 @@ describe('AssetIssuanceClient', () => {
   it('generates a new key per call and keeps the one given', async () => {
     const { fetch, sent } = scripted([ok(operation('queued')), ok(operation('queued'))]);
     const api = client(fetch);
-    await api.post('/tokens/{mint_address}/burn', { path: { mint_address: 'm' }, body: { amount: 1 } });
+    await api.post('/tokens/{mint_address}/burn', {
+      path: { mint_address: 'm' },
+      body: { amount: 1 },
+    });
     await api.post('/tokens/{mint_address}/burn', {
       path: { mint_address: 'm' },
       body: { amount: 1 },
@@ -89,9 +96,9 @@ describe('AssetIssuanceClient', () => {
 
   it('does not resend a write without idempotency after a network error', async () => {
     const { fetch, sent } = scripted([new TypeError('fetch failed'), ok({})]);
-    await expect(client(fetch).post('/webhooks', { body: { url: 'https://x.test' } })).rejects.toThrow(
-      'fetch failed',
-    );
+    await expect(
+      client(fetch).post('/webhooks', { body: { url: 'https://x.test' } }),
+    ).rejects.toThrow('fetch failed');
     expect(sent).toHaveLength(1);
   });
 
@@ -119,7 +126,12 @@ describe('AssetIssuanceClient', () => {
         body: { network: 'evm', name: 'T', symbol: 'T', amount: '1' },
       })
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 409, error: 'Conflict', message: 'key reused', requestId: 'req-1' });
+    expect(error).toMatchObject({
+      status: 409,
+      error: 'Conflict',
+      message: 'key reused',
+      requestId: 'req-1',
+    });
     expect(sent).toHaveLength(1);
   });
 

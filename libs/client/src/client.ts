@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { AssetIssuanceError, OperationTimeoutError } from './errors';
 import type {
   Method,
@@ -89,7 +88,7 @@ export class AssetIssuanceClient {
     ...[options]: RequestArgs<P, M>
   ): Promise<ResponseData<P, M>> {
     const given = (options ?? {}) as RequestOptions<P, M>;
-    const url = this.url(path, given.path as Record<string, unknown> | undefined, given.query);
+    const url = this.url(path, given.path, given.query);
     const write = method !== 'get';
     const idempotent = write && IDEMPOTENT_WRITES.test(path);
     const headers: Record<string, string> = {
@@ -97,7 +96,9 @@ export class AssetIssuanceClient {
       'api-key': this.options.apiKey,
       ...(given.body === undefined ? {} : { 'content-type': 'application/json' }),
       // One key for every attempt of this call: the API answers a repeat with the first result.
-      ...(idempotent ? { 'idempotency-key': given.idempotencyKey ?? randomUUID() } : {}),
+      ...(idempotent
+        ? { 'idempotency-key': given.idempotencyKey ?? globalThis.crypto.randomUUID() }
+        : {}),
       ...(given.respondAsync ? { prefer: 'respond-async' } : {}),
       ...given.headers,
     };
@@ -150,14 +151,20 @@ export class AssetIssuanceClient {
     return envelope?.success === true && 'data' in envelope ? envelope.data : body;
   }
 
-  private url(path: string, params?: Record<string, unknown>, query?: object): string {
+  /** Path and query parameters are strings, numbers or booleans (the document has no other). */
+  private url(
+    path: string,
+    params?: Record<string, string | number | boolean>,
+    query?: object,
+  ): string {
     const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params?.[name];
       if (value === undefined) throw new TypeError(`path parameter ${name} is missing`);
       return encodeURIComponent(String(value));
     });
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) {
+    const entries = Object.entries(query ?? {}) as [string, string | number | boolean | null][];
+    for (const [key, value] of entries) {
       if (value !== undefined && value !== null) search.set(key, String(value));
     }
     const suffix = search.size ? `?${search.toString()}` : '';

@@ -5,5 +5,12 @@
 export { AssetIssuanceClient } from './client';
 export type { AssetIssuanceClientOptions, WaitOptions } from './client';
 export { AssetIssuanceError, OperationTimeoutError } from './errors';
-export type { Method, OperationView, PathsFor, RequestOptions, ResponseData, Schemas } from './types';
+export type {
+  Method,
+  OperationView,
+  PathsFor,
+  RequestOptions,
+  ResponseData,
+  Schemas,
+} from './types';
 export type { components, paths } from './generated/schema';

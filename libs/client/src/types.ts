@@ -18,10 +18,10 @@ type QueryParameters<O> = NonNullable<Parameters<O>['query' & keyof Parameters<O
 type Body<O> = O extends { requestBody?: never }
   ? never
   : O extends { requestBody: { content: { 'application/json': infer B } } }
-  ? B
-  : O extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B | undefined
-    : never;
+    ? B
+    : O extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? B | undefined
+      : never;
 
 /** The response of a 200, with the envelope's `data` taken out (bare documents stay as they are). */
 type Success<O> = O extends { responses: { 200: { content: { 'application/json': infer R } } } }
@@ -39,7 +39,9 @@ export type RequestOptions<P extends keyof paths, M extends Method> = ([
   ([QueryParameters<Operation<P, M>>] extends [never]
     ? { query?: undefined }
     : { query?: QueryParameters<Operation<P, M>> }) &
-  ([Body<Operation<P, M>>] extends [never] ? { body?: undefined } : { body: Body<Operation<P, M>> }) & {
+  ([Body<Operation<P, M>>] extends [never]
+    ? { body?: undefined }
+    : { body: Body<Operation<P, M>> }) & {
     /** Writes: makes a retry safe; one is generated per call when none is given. */
     idempotencyKey?: string;
     /** Writes: answer 202 at once with the operation (`Prefer: respond-async`). */

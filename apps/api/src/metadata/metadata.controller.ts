@@ -18,7 +18,8 @@ export class MetadataController {
   @Get(':id')
   @ApiResponse({
     status: 200,
-    description: 'The metadata JSON document itself (name, description, image, attributes...), not the envelope',
+    description:
+      'The metadata JSON document itself (name, description, image, attributes...), not the envelope',
     schema: freeObject,
   })
   @ApiErrors([404])

@@ -22,7 +22,4 @@ const NETWORK_VIEW = viewSchema<NetworkView>('NetworkView', {
   explorer_address_url: nullable({ type: 'string', description: 'A template with `{address}`' }),
 });
 
-export const NETWORK_LIST = named(
-  'NetworkList',
-  strictObject({ networks: arrayOf(NETWORK_VIEW) }),
-);
+export const NETWORK_LIST = named('NetworkList', strictObject({ networks: arrayOf(NETWORK_VIEW) }));

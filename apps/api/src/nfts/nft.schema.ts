@@ -56,4 +56,3 @@ export const ITEM_VIEW = viewSchema<ItemView>(
 );
 
 export const NFT_VIEW = { oneOf: [COLLECTION_VIEW, ITEM_VIEW] };
-

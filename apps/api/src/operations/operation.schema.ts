@@ -1,14 +1,6 @@
 import { OPERATION_KINDS, OPERATION_STATUSES } from '@app/common';
 import { NETWORKS } from '@app/config';
-import {
-  dateTime,
-  integer,
-  named,
-  nullable,
-  oneOf,
-  strictObject,
-  text,
-} from '../http/docs/schema';
+import { dateTime, integer, named, nullable, oneOf, strictObject, text } from '../http/docs/schema';
 
 /**
  * The `data` of every write and of GET /operations/{id} (libs/domain `operationView`): the

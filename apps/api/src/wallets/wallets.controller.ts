@@ -43,11 +43,7 @@ export class WalletsController {
     required: false,
     description: '`no-cache`: read the chain now',
   })
-  @ApiEnvelope(
-    'The wallet and its native balance as of `as_of`',
-    WALLET_VIEW,
-    [400, 401, 502],
-  )
+  @ApiEnvelope('The wallet and its native balance as of `as_of`', WALLET_VIEW, [400, 401, 502])
   async get(
     @AccountId() accountId: string,
     @Param('wallet_address') address: string,

@@ -66,10 +66,10 @@ const DELIVERY_VIEW = viewSchema<WebhookDeliveryView>('WebhookDeliveryView', {
   attempt_log: arrayOf(ATTEMPT_VIEW),
 });
 
-export const WEBHOOK_DELIVERY_PAGE = viewSchema<WebhookDeliveryPageView>(
-  'WebhookDeliveryPage',
-  { deliveries: arrayOf(DELIVERY_VIEW), next_cursor: nullable(text) },
-);
+export const WEBHOOK_DELIVERY_PAGE = viewSchema<WebhookDeliveryPageView>('WebhookDeliveryPage', {
+  deliveries: arrayOf(DELIVERY_VIEW),
+  next_cursor: nullable(text),
+});
 
 export const WEBHOOK_REPLAY_VIEW = viewSchema<WebhookReplayView>('WebhookReplayView', {
   deliveries: integer,

@@ -26,7 +26,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key' }, API_KEY_SCHEME)
       .addCookieAuth(
         SESSION_COOKIE,
-        { type: 'apiKey', in: 'cookie', description: 'The dashboard session (POST /account/login)' },
+        {
+          type: 'apiKey',
+          in: 'cookie',
+          description: 'The dashboard session (POST /account/login)',
+        },
         SESSION_SCHEME,
       )
       .build(),

@@ -32,7 +32,7 @@ export function viewSchema<T>(
   properties: { [K in keyof T]-?: Schema },
   optional: OptionalKeys<T>[] = [],
 ): ReferenceObject {
-  return named(name, strictObject(properties as Record<string, Schema>, optional as string[]));
+  return named(name, strictObject(properties, optional as string[]));
 }
 
 export function strictObject(

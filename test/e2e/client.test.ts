@@ -21,6 +21,8 @@ let stack: ServiceStack;
 let recorded: RecordedResponse[];
 let client: AssetIssuanceClient;
 let session: HttpClient;
+/** What the per-chain flows made, for the other routes' tests. */
+const collections: Record<string, string> = {};
 
 /** The client's fetch, keeping each response for the conformance check. */
 const recordingFetch: typeof fetch = async (input, init) => {
@@ -78,6 +80,7 @@ describe.each(flows)('the client on $network', ({ network, recipient }) => {
     });
     expect(collection).toMatchObject({ kind: 'nft.create', status: 'confirmed' });
     const address = collection.mint_address!;
+    collections[network] = address;
 
     const minted = await client.post('/nfts/{mint_address}/mint', {
       path: { mint_address: address },
@@ -122,6 +125,82 @@ describe('the client', () => {
       path: { mint_address: first.mint_address! },
     });
     expect(token).toMatchObject({ symbol: 'CN', supply: '1000' });
+  });
+
+  it('mints, transfers and burns a token, and reports a refused transfer', async () => {
+    const token = await client.post('/tokens', {
+      body: { network: 'solana', name: 'Gold', symbol: 'GLD', amount: '100', decimals: 2 },
+    });
+    const path = { mint_address: token.mint_address! };
+    await client.post('/tokens/{mint_address}/mint', { path, body: { amount: '5' } });
+    const to = Keypair.generate().publicKey.toBase58();
+    await client.post('/tokens/{mint_address}/transfer', {
+      path,
+      body: { recipient: to, amount: 1 },
+    });
+    await client.post('/tokens/{mint_address}/burn', { path, body: { amount: '0.5' } });
+    expect(await client.get('/tokens/{mint_address}', { path })).toMatchObject({
+      supply: '104.5',
+    });
+    const refused = await client
+      .post('/tokens/{mint_address}/transfer', { path, body: { recipient: to, amount: '1000' } })
+      .catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(AssetIssuanceError);
+    expect((refused as AssetIssuanceError).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('mints and burns an EVM item, and reads the burned item and its hosted metadata', async () => {
+    const path = { mint_address: collections.evm };
+    const minted = await client.post('/nfts/{mint_address}/mint', {
+      path,
+      body: { name: 'Cat #2', images: ['https://example.com/cat-2.png'], network: 'evm' },
+    });
+    expect(minted.status).toBe('confirmed');
+    const burned = await client.post('/nfts/{mint_address}/burn', {
+      path,
+      body: { tokenId: minted.token_id!, network: 'evm' },
+    });
+    expect(burned.status).toBe('confirmed');
+    const item = await client.get('/nfts/{mint_address}', {
+      path,
+      query: { token_id: minted.token_id!, network: 'evm' },
+    });
+    expect(item).toMatchObject({ type: 'item', burned: true, owner: null });
+    const metadata = await client.get('/metadata/{id}', {
+      path: { id: new URL(minted.metadata_uri!).pathname.split('/').pop()! },
+    });
+    expect(metadata).toMatchObject({ name: 'Cat #2' });
+  });
+
+  it('manages webhooks and API keys', async () => {
+    const hook = await client.post('/webhooks', {
+      body: { url: 'https://example.com/hook', event_types: ['operation.confirmed'] },
+    });
+    const id = { id: hook.id };
+    await client.get('/webhooks/{id}', { path: id });
+    await client.post('/webhooks/{id}/rotate-secret', {
+      path: id,
+      body: { grace_period_seconds: 0 },
+    });
+    const ping = await client.post('/webhooks/{id}/ping', { path: id });
+    await client.post('/webhooks/{id}/replay', {
+      path: id,
+      body: { delivery_id: ping.delivery_id },
+    });
+    await client.delete('/webhooks/{id}', { path: id });
+    const issued = await session.post('/account/api-keys', { name: 'spare' });
+    expect((await session.delete(`/account/api-keys/${issued.body.data.id}`)).status).toBe(200);
+    const email = `login-${Date.now()}@example.com`;
+    const other = new HttpClient(stack.http.baseUrl);
+    await other.post('/account/register', { email, password: 'correct horse battery staple' });
+    expect((await other.post('/account/logout')).status).toBe(200);
+    expect(
+      (await other.post('/account/login', { email, password: 'wrong password!!' })).status,
+    ).toBe(401);
+    expect(
+      (await other.post('/account/login', { email, password: 'correct horse battery staple' }))
+        .status,
+    ).toBe(200);
   });
 
   it('throws AssetIssuanceError with the envelope of an error', async () => {
@@ -197,6 +276,11 @@ describe('the client', () => {
       'POST /tokens 409',
       'POST /wallets 400',
       'GET /tokens/{mint_address} 401',
+      'POST /tokens/{mint_address}/transfer 200',
+      'POST /nfts/{mint_address}/burn 200',
+      'GET /metadata/{id} 200',
+      'POST /webhooks/{id}/replay 200',
+      'POST /account/login 401',
     ]) {
       expect(covered).toContain(exercised);
     }

@@ -66,7 +66,11 @@ export function IsImages(): PropertyDecorator {
 
 export function IsAttributes(): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'array', items: { type: 'object' } }),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'object', additionalProperties: true },
+      example: [{ trait_type: 'Background', value: 'Blue' }],
+    }),
     IsOptional(),
     IsArray(),
     ArrayMaxSize(100),

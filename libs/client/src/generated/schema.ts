@@ -648,7 +648,17 @@ export interface components {
             images: string[];
             /** Format: uri */
             website?: string;
-            attributes?: Record<string, never>[];
+            /**
+             * @example [
+             *       {
+             *         "trait_type": "Background",
+             *         "value": "Blue"
+             *       }
+             *     ]
+             */
+            attributes?: {
+                [key: string]: unknown;
+            }[];
             seller_fee?: number | string;
             /** @description no limit when absent */
             max_supply?: number;
@@ -673,7 +683,17 @@ export interface components {
             /** Format: uri */
             website?: string;
             seller_fee?: number | string;
-            attributes?: Record<string, never>[];
+            /**
+             * @example [
+             *       {
+             *         "trait_type": "Background",
+             *         "value": "Blue"
+             *       }
+             *     ]
+             */
+            attributes?: {
+                [key: string]: unknown;
+            }[];
             /** @example 0x52908400098527886E0F7030069857D2E4169EE7 */
             recipient?: string;
         };
@@ -698,7 +718,7 @@ export interface components {
              *       "operation.failed"
              *     ]
              */
-            event_types?: unknown[][];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled")[];
             /** @example settlements to the backend */
             description?: string;
             /** @default true */
@@ -712,7 +732,7 @@ export interface components {
              *       "operation.confirmed"
              *     ]
              */
-            event_types?: unknown[][];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled")[];
             description?: string;
             enabled?: boolean;
         };

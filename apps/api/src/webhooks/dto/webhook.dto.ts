@@ -27,7 +27,11 @@ export class CreateWebhookDto {
   @MaxLength(2000)
   url!: string;
 
-  @ApiPropertyOptional({ example: ['operation.confirmed', 'operation.failed'], isArray: true })
+  @ApiPropertyOptional({
+    enum: ACCOUNT_EVENT_TYPES,
+    isArray: true,
+    example: ['operation.confirmed', 'operation.failed'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ACCOUNT_EVENT_TYPES.length)
@@ -53,7 +57,11 @@ export class UpdateWebhookDto {
   @MaxLength(2000)
   url?: string;
 
-  @ApiPropertyOptional({ example: ['operation.confirmed'], isArray: true })
+  @ApiPropertyOptional({
+    enum: ACCOUNT_EVENT_TYPES,
+    isArray: true,
+    example: ['operation.confirmed'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ACCOUNT_EVENT_TYPES.length)

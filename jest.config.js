@@ -18,7 +18,13 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      // OPENAPI_CHECK=1: each suite's responses are checked against the OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-check.setup.ts'],
+    },
     // Generated hostile requests against the whole service (test/fuzz): `npm run test:fuzz`.
     { ...base, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },
   ],

@@ -8,9 +8,9 @@ export interface RecordedResponse {
 
 let recording: RecordedResponse[] | undefined;
 
-/** From now on every HttpClient response is also kept in the list returned. */
+/** From now on every HttpClient response is also kept in the list returned (one list per run). */
 export function recordResponses(): RecordedResponse[] {
-  recording = [];
+  recording ??= [];
   return recording;
 }
 

@@ -2,8 +2,14 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { RecordedResponse } from './http-client';
 
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, unknown>;
+}
+
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  components?: { responses?: Record<string, ResponseObject> };
 }
 
 /**
@@ -67,23 +73,19 @@ export class OpenApiConformance {
   private validator(path: string, method: string, status: number): ValidateFunction | undefined {
     const key = `${method} ${path} ${status}`;
     if (!this.validators.has(key)) {
-      const response = this.document.paths[path][method].responses[String(status)] as {
-        content?: Record<string, unknown>;
-      };
+      let pointer = ['paths', path, method, 'responses', String(status)];
+      let response = this.document.paths[path][method].responses[String(status)];
+      // A shared response (the error envelopes): `#/components/responses/<name>`.
+      if (response.$ref) {
+        const name = response.$ref.split('/').pop()!;
+        pointer = ['components', 'responses', name];
+        response = this.document.components!.responses![name];
+      }
       if (!response.content?.['application/json']) return undefined;
-      const pointer = [
-        'paths',
-        path,
-        method,
-        'responses',
-        String(status),
-        'content',
-        'application/json',
-        'schema',
-      ]
+      const escaped = [...pointer, 'content', 'application/json', 'schema']
         .map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1'))
         .join('/');
-      this.validators.set(key, this.ajv.compile({ $ref: `openapi#/${pointer}` }));
+      this.validators.set(key, this.ajv.compile({ $ref: `openapi#/${escaped}` }));
     }
     return this.validators.get(key);
   }

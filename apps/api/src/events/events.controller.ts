@@ -14,7 +14,7 @@ import { ok, type SuccessEnvelope } from '@app/common';
 import { AccountEventFeed, type AccountEventPage } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
-import { ApiEnvelope, ERROR_SCHEMA } from '../http/docs/api-envelope.decorator';
+import { ApiEnvelope, ApiErrors } from '../http/docs/api-envelope.decorator';
 import { pageLimitQueryUpTo } from '../http/page-limit.query';
 import { ACCOUNT_EVENT_PAGE } from './event.schema';
 import { IsEventSequence, MAX_EVENT_SEQUENCE, streamStart } from './event-sequence';
@@ -98,13 +98,7 @@ export class EventsController {
       'while idle. Ends when the instance shuts down; reconnect with Last-Event-ID.',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
-  @ApiResponse({ status: 400, description: 'Bad request', schema: ERROR_SCHEMA })
-  @ApiResponse({ status: 401, description: 'Unauthorized', schema: ERROR_SCHEMA })
-  @ApiResponse({
-    status: 429,
-    description: 'Too many requests (streams open for this account)',
-    schema: ERROR_SCHEMA,
-  })
+  @ApiErrors([400, 401])
   async stream(
     @AccountId() accountId: string,
     @Query() query: EventStreamQuery,

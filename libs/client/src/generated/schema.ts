@@ -1137,7 +1137,161 @@ export interface components {
             truncated: boolean;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Bad request */
+        Error400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Bad request",
+                 *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Unauthorized */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Unauthorized",
+                 *       "message": "Invalid api-key",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Forbidden */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Forbidden",
+                 *       "message": "The managed wallet does not hold this item.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not found */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Not found",
+                 *       "message": "No operation with this id in this account.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Conflict */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Conflict",
+                 *       "message": "This Idempotency-Key was used with another request.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Too many requests */
+        Error429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Too many requests",
+                 *       "message": "Rate limit exceeded for this API key; retry in 1 s.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Internal server error */
+        Error500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Internal server error",
+                 *       "message": "Something went wrong on our side (request 6f1c...).",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Bad gateway */
+        Error502: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Bad gateway",
+                 *       "message": "The chain refused the transaction: insufficient funds for gas * price + value.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Service unavailable */
+        Error503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": "Service unavailable",
+                 *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
+                 *       "timestamp": "2026-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1172,91 +1326,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_login: {
@@ -1286,91 +1360,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_logout: {
@@ -1396,57 +1390,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_me: {
@@ -1472,74 +1418,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_listKeys: {
@@ -1567,74 +1449,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_issueKey: {
@@ -1664,108 +1482,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountController_revokeKey: {
@@ -1797,91 +1519,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     AccountWalletsController_list: {
@@ -1909,74 +1551,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WalletsController_create: {
@@ -2006,91 +1584,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WalletsController_get: {
@@ -2123,108 +1621,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     TokensController_create: {
@@ -2273,159 +1675,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     TokensController_mint: {
@@ -2476,159 +1734,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     TokensController_burn: {
@@ -2679,159 +1793,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     TokensController_transfer: {
@@ -2882,159 +1852,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     TokensController_get: {
@@ -3067,125 +1893,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     NftsController_create: {
@@ -3234,159 +1948,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     NftsController_mint: {
@@ -3437,159 +2007,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     NftsController_transfer: {
@@ -3640,159 +2066,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     NftsController_burn: {
@@ -3843,159 +2125,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Forbidden",
-                     *       "message": "The managed wallet cannot pay for this transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     NftsController_get: {
@@ -4029,125 +2167,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Bad gateway */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad gateway",
-                     *       "message": "The chain did not accept the transaction.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     OperationsController_get: {
@@ -4175,91 +2201,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     OperationsController_list: {
@@ -4292,91 +2238,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     OperationsController_detail: {
@@ -4404,91 +2270,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     MetadataController_get: {
@@ -4513,74 +2299,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     HealthController_check: {
@@ -4644,91 +2366,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     UsageController_read: {
@@ -4757,91 +2399,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     NetworksController_list: {
@@ -4867,57 +2429,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     EventsController_page: {
@@ -4947,91 +2461,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     EventsController_stream: {
@@ -5058,33 +2492,11 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests (streams open for this account) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_list: {
@@ -5112,74 +2524,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_create: {
@@ -5209,108 +2557,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_get: {
@@ -5338,91 +2590,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_delete: {
@@ -5454,91 +2626,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_update: {
@@ -5570,108 +2662,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_rotateSecret: {
@@ -5703,108 +2699,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_ping: {
@@ -5834,108 +2734,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_deliveries: {
@@ -5968,108 +2772,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     WebhooksController_replay: {
@@ -6101,125 +2809,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Bad request",
-                     *       "message": "Invalid request body. network must be one of: solana, evm, ethereum, ...",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing or invalid api-key.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Not found",
-                     *       "message": "No operation with this id in this account.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Conflict",
-                     *       "message": "This Idempotency-Key was used with another request.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Too many requests",
-                     *       "message": "Too many requests: retry in 1 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Internal server error",
-                     *       "message": "Something went wrong on our side (request 6f1c...).",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": "Service unavailable",
-                     *       "message": "The database is unavailable: nothing was accepted or changed. Retry in 5 s.",
-                     *       "timestamp": "2026-01-01T00:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
 }

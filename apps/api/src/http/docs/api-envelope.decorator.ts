@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse, type ApiResponseOptions } from '@nestjs/swagger';
+import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { errorName } from '../error-envelope';
 import { OPERATION_VIEW } from '../../operations/operation.schema';
 import { dateTime, named, strictObject, text, type Schema } from './schema';
@@ -22,33 +23,59 @@ export function envelopeOf(data: Schema): Schema {
 /** A typical message of each status, for the examples (the real ones name what went wrong). */
 const EXAMPLE_MESSAGES: Record<number, string> = {
   400: 'Invalid request body. network must be one of: solana, evm, ethereum, ...',
-  401: 'Missing or invalid api-key.',
-  403: 'The managed wallet cannot pay for this transaction.',
+  401: 'Invalid api-key',
+  403: 'The managed wallet does not hold this item.',
   404: 'No operation with this id in this account.',
   409: 'This Idempotency-Key was used with another request.',
-  429: 'Too many requests: retry in 1 s.',
+  429: 'Rate limit exceeded for this API key; retry in 1 s.',
   500: 'Something went wrong on our side (request 6f1c...).',
-  502: 'The chain did not accept the transaction.',
+  502: 'The chain refused the transaction: insufficient funds for gas * price + value.',
   503: 'The database is unavailable: nothing was accepted or changed. Retry in 5 s.',
 };
 
 /** Every route may answer these: the rate limit, and our side or the database failing. */
 const ALWAYS = [429, 500, 503];
 
+/**
+ * The error response of each status, once: routes refer to them
+ * (`#/components/responses/<status>`, put there by buildOpenApiDocument).
+ */
+export function errorResponses(): Record<string, ResponseObject> {
+  return Object.fromEntries(
+    Object.keys(EXAMPLE_MESSAGES).map((status) => [
+      errorResponseName(Number(status)),
+      {
+        description: errorName(Number(status)),
+        content: {
+          'application/json': {
+            schema: ERROR_SCHEMA,
+            example: {
+              success: false,
+              error: errorName(Number(status)),
+              message: EXAMPLE_MESSAGES[Number(status)],
+              timestamp: '2026-01-01T00:00:00.000Z',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+function errorResponseName(status: number): string {
+  return `Error${status}`;
+}
+
 export function ApiErrors(statuses: number[]): MethodDecorator {
+  const all = [...new Set([...statuses, ...ALWAYS])];
+  const unknown = all.filter((status) => !(status in EXAMPLE_MESSAGES));
+  if (unknown.length) throw new Error(`No error response for status ${unknown.join(', ')}`);
   return applyDecorators(
-    ...[...new Set([...statuses, ...ALWAYS])].map((status) =>
+    ...all.map((status) =>
       ApiResponse({
         status,
-        description: errorName(status),
-        schema: ERROR_SCHEMA,
-        example: {
-          success: false,
-          error: errorName(status),
-          message: EXAMPLE_MESSAGES[status] ?? errorName(status),
-          timestamp: '2026-01-01T00:00:00.000Z',
-        },
-      }),
+        $ref: `#/components/responses/${errorResponseName(status)}`,
+      } as ApiResponseOptions),
     ),
   );
 }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SESSION_COOKIE } from '../../auth/session-cookie';
+import { errorResponses } from './api-envelope.decorator';
 import { namedSchemas } from './schema';
 
 /** The security scheme names the controllers refer to (`@ApiSecurity`, `@ApiCookieAuth`). */
@@ -38,7 +39,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...namedSchemas() },
+    responses: { ...document.components?.responses, ...errorResponses() },
   };
+  // Nest writes an empty description beside each `$ref`; a reference stands alone.
+  const operations = Object.values(document.paths).flatMap(
+    (path) => Object.values(path) as { responses?: Record<string, Record<string, unknown>> }[],
+  );
+  for (const { responses } of operations) {
+    for (const response of Object.values(responses ?? {})) {
+      if ('$ref' in response) delete response.description;
+    }
+  }
   return document;
 }
 

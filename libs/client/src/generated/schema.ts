@@ -566,7 +566,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         RegisterDto: {
-            /** @example dev@example.com */
+            /**
+             * Format: email
+             * @example dev@example.com
+             */
             email: string;
             password: string;
         };
@@ -610,7 +613,10 @@ export interface components {
         MintTokenDto: {
             /** @example 1000.5 */
             amount: number | string;
-            /** @example 0x52908400098527886E0F7030069857D2E4169EE7 */
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
             recipient?: string;
             /** @enum {string} */
             network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
@@ -622,7 +628,10 @@ export interface components {
             network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
         };
         TransferTokenDto: {
-            /** @example 0x52908400098527886E0F7030069857D2E4169EE7 */
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
             recipient: string;
             /** @example 1000.5 */
             amount: number | string;
@@ -694,11 +703,17 @@ export interface components {
             attributes?: {
                 [key: string]: unknown;
             }[];
-            /** @example 0x52908400098527886E0F7030069857D2E4169EE7 */
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
             recipient?: string;
         };
         TransferNftDto: {
-            /** @example 0x52908400098527886E0F7030069857D2E4169EE7 */
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
             recipient: string;
             /** @enum {string} */
             network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";

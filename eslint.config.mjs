@@ -14,6 +14,8 @@ export default tseslint.config(
       '*.mjs',
       '.localnet/**',
       '**/*.tmp.ts',
+      'libs/client/src/generated/**',
+      'libs/client/dist/**',
     ],
   },
   js.configs.recommended,

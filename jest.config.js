@@ -3,6 +3,7 @@ const moduleNameMapper = {
   '^@app/(config|common|database|queue|chains|domain)(/.*)?$': '<rootDir>/libs/$1/src$2',
   '^@app/localnet(/.*)?$': '<rootDir>/apps/localnet/src$1',
   '^@test/support(/.*)?$': '<rootDir>/test/support$1',
+  '^@asset-issuance/client$': '<rootDir>/libs/client/src',
 };
 const base = {
   rootDir: __dirname,
@@ -17,7 +18,13 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      // OPENAPI_CHECK=1: each suite's responses are checked against the OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-check.setup.ts'],
+    },
     // Generated hostile requests against the whole service (test/fuzz): `npm run test:fuzz`.
     { ...base, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },
   ],

@@ -1,3 +1,19 @@
+/** A response as the OpenAPI conformance check reads it (test/support/openapi-conformance.ts). */
+export interface RecordedResponse {
+  method: string;
+  url: string;
+  status: number;
+  body: unknown;
+}
+
+let recording: RecordedResponse[] | undefined;
+
+/** From now on every HttpClient response is also kept in the list returned (one list per run). */
+export function recordResponses(): RecordedResponse[] {
+  recording ??= [];
+  return recording;
+}
+
 /** A small fetch wrapper for tests that talk to the service over real HTTP. */
 export interface HttpResponse<T = any> {
   status: number;
@@ -56,7 +72,9 @@ export class HttpClient {
       body,
       headers: { ...this.defaultHeaders, 'content-type': contentType },
     });
-    return { status: response.status, headers: response.headers, body: await parse(response) };
+    const parsed = await parse(response);
+    recording?.push({ method, url: response.url, status: response.status, body: parsed });
+    return { status: response.status, headers: response.headers, body: parsed };
   }
 
   async request<T>(
@@ -77,11 +95,9 @@ export class HttpClient {
     });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0];
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (await parse(response)) as T,
-    };
+    const parsed = await parse(response);
+    recording?.push({ method, url: response.url, status: response.status, body: parsed });
+    return { status: response.status, headers: response.headers, body: parsed as T };
   }
 }
 

@@ -8,6 +8,7 @@ import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE } from '../auth/session-cookie';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { IsOptionalNetwork } from '../http/network.validator';
+import { ACCOUNT_ASSETS_PAGE, COLLECTION_ITEMS_PAGE } from './account-assets.schema';
 import { PageLimitQuery } from '../http/page-limit.query';
 import {
   presentAccountAsset,
@@ -56,7 +57,11 @@ export class AccountAssetsController {
   ) {}
 
   @Get()
-  @ApiEnvelope('The account tokens and collections, newest first, paged', [400, 401])
+  @ApiEnvelope(
+    'The account tokens and collections, newest first, paged',
+    ACCOUNT_ASSETS_PAGE,
+    [400, 401],
+  )
   async list(
     @AccountId() accountId: string,
     @Query() query: AssetPageQuery,
@@ -77,6 +82,7 @@ export class AccountAssetsController {
   @Get(':address/items')
   @ApiEnvelope(
     'A collection’s items, newest first, each with the operations that made and changed it',
+    COLLECTION_ITEMS_PAGE,
     [400, 401, 404],
   )
   async items(

@@ -5,8 +5,10 @@ import { ok, type SuccessEnvelope } from '@app/common';
 import { NetworkRegistry } from '@app/chains';
 import { AccountService, WalletQueries } from '@app/domain';
 import { AccountId, SessionAuth } from '../auth/auth.decorators';
-import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SESSION_SCHEME } from '../http/docs/openapi';
+import { arrayOf, strictObject } from '../http/docs/schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { ACCOUNT_WALLET_VIEW } from './account.schema';
 import { presentWallet } from '../wallets/wallet.presenter';
 
 export interface AccountWalletView {
@@ -24,7 +26,7 @@ const BALANCE_WAIT_MS = 4_000;
 
 /** The dashboard's view of the account's managed wallets, with live balances. */
 @ApiTags('account')
-@ApiCookieAuth(SESSION_COOKIE)
+@ApiCookieAuth(SESSION_SCHEME)
 @SessionAuth()
 @Controller('account')
 export class AccountWalletsController {
@@ -39,6 +41,7 @@ export class AccountWalletsController {
   @Get('wallets')
   @ApiEnvelope(
     'The managed Solana and EVM wallets with their balances (null when a chain is down)',
+    strictObject({ wallets: arrayOf(ACCOUNT_WALLET_VIEW) }),
     [401],
   )
   async list(

@@ -23,14 +23,16 @@ import {
 } from '@app/domain';
 import { AccountId, Public, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
+import { SESSION_SCHEME } from '../http/docs/openapi';
+import { arrayOf, strictObject, text } from '../http/docs/schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { AuthThrottle } from '../rate-limit/auth-throttle';
+import { ACCOUNT_VIEW, API_KEY_VIEW, ISSUED_API_KEY } from './account.schema';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { LoginDto, RegisterDto } from './dto/credentials.dto';
 
 /** The dashboard's JSON endpoints (contract: "Accounts and keys"), on a session cookie. */
 @ApiTags('account')
-@ApiCookieAuth(SESSION_COOKIE)
 @SessionAuth()
 @Controller('account')
 export class AccountController {
@@ -46,6 +48,7 @@ export class AccountController {
   @HttpCode(200)
   @ApiEnvelope(
     'Account created, with its managed wallets; sets the session cookie',
+    ACCOUNT_VIEW,
     [400, 409, 429],
   )
   async register(
@@ -62,7 +65,7 @@ export class AccountController {
   @Public()
   @Post('login')
   @HttpCode(200)
-  @ApiEnvelope('Signed in; sets the session cookie', [400, 401, 429])
+  @ApiEnvelope('Signed in; sets the session cookie', ACCOUNT_VIEW, [400, 401, 429])
   async login(
     @Body() body: LoginDto,
     @Req() request: FastifyRequest,
@@ -78,7 +81,7 @@ export class AccountController {
   @Public()
   @Post('logout')
   @HttpCode(200)
-  @ApiEnvelope('Signed out; clears the session cookie', [])
+  @ApiEnvelope('Signed out; clears the session cookie', strictObject({}), [])
   async logout(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -89,15 +92,21 @@ export class AccountController {
     return ok({}, 'Signed out.');
   }
 
+  @ApiCookieAuth(SESSION_SCHEME)
   @Get()
-  @ApiEnvelope('The signed-in account and its managed wallets', [401])
+  @ApiEnvelope('The signed-in account and its managed wallets', ACCOUNT_VIEW, [401])
   async me(@AccountId() accountId: string): Promise<SuccessEnvelope<AccountView>> {
     return ok(await this.accounts.view(accountId), 'Account.');
   }
 
+  @ApiCookieAuth(SESSION_SCHEME)
   @Post('api-keys')
   @HttpCode(200)
-  @ApiEnvelope('A new API key; `key` is shown only in this response', [400, 401, 409])
+  @ApiEnvelope(
+    'A new API key; `key` is shown only in this response',
+    ISSUED_API_KEY,
+    [400, 401, 409],
+  )
   async issueKey(
     @AccountId() accountId: string,
     @Body() body: CreateApiKeyDto,
@@ -108,16 +117,26 @@ export class AccountController {
     );
   }
 
+  @ApiCookieAuth(SESSION_SCHEME)
   @Get('api-keys')
-  @ApiEnvelope('The account API keys, without their secrets', [401])
+  @ApiEnvelope(
+    'The account API keys, without their secrets',
+    strictObject({ api_keys: arrayOf(API_KEY_VIEW) }),
+    [401],
+  )
   async listKeys(
     @AccountId() accountId: string,
   ): Promise<SuccessEnvelope<{ api_keys: ApiKeyView[] }>> {
     return ok({ api_keys: await this.apiKeys.list(accountId) }, 'API keys.');
   }
 
+  @ApiCookieAuth(SESSION_SCHEME)
   @Delete('api-keys/:id')
-  @ApiEnvelope('The key is revoked and answers 401 from now on', [401, 404])
+  @ApiEnvelope(
+    'The key is revoked and answers 401 from now on',
+    strictObject({ id: text, revoked: { type: 'boolean', enum: [true] } }),
+    [401, 404],
+  )
   async revokeKey(
     @AccountId() accountId: string,
     @Param('id') id: string,

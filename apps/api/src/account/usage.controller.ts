@@ -5,8 +5,9 @@ import { ok, type SuccessEnvelope } from '@app/common';
 import { APP_CONFIG, type AppConfig, type Network } from '@app/config';
 import { UsageReader, type UsageView, type UsageWindowName } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
-import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SESSION_SCHEME } from '../http/docs/openapi';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { USAGE_VIEW } from './usage.schema';
 import { IsOptionalNetwork } from '../http/network.validator';
 
 const WINDOWS: UsageWindowName[] = ['day', 'week'];
@@ -31,11 +32,12 @@ export class UsageController {
   ) {}
 
   @ApiSecurity('api-key')
-  @ApiCookieAuth(SESSION_COOKIE)
+  @ApiCookieAuth(SESSION_SCHEME)
   @ApiKeyOrSessionAuth()
   @Get('usage')
   @ApiEnvelope(
     'Operations per hour (UTC) over the last day or week by status now, and acceptance-to-confirmation latency percentiles',
+    USAGE_VIEW,
     [400, 401],
   )
   async read(

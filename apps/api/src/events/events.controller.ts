@@ -13,9 +13,10 @@ import type { FastifyReply } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { AccountEventFeed, type AccountEventPage } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
-import { SESSION_COOKIE } from '../auth/session-cookie';
-import { ApiEnvelope, ERROR_SCHEMA } from '../http/docs/api-envelope.decorator';
+import { SESSION_SCHEME } from '../http/docs/openapi';
+import { ApiEnvelope, ApiErrors } from '../http/docs/api-envelope.decorator';
 import { pageLimitQueryUpTo } from '../http/page-limit.query';
+import { ACCOUNT_EVENT_PAGE } from './event.schema';
 import { IsEventSequence, MAX_EVENT_SEQUENCE, streamStart } from './event-sequence';
 import { EventStreams } from './event-streams';
 
@@ -48,7 +49,7 @@ const AFTER_DOC = {
  */
 @ApiTags('events')
 @ApiSecurity('api-key')
-@ApiCookieAuth(SESSION_COOKIE)
+@ApiCookieAuth(SESSION_SCHEME)
 @ApiKeyOrSessionAuth()
 @Controller('events')
 export class EventsController {
@@ -63,14 +64,10 @@ export class EventsController {
     description:
       "Events with a greater sequence number: the previous page's `next_after` (default 0, the first event).",
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-  })
   @ApiEnvelope(
     'The account events after `after`, oldest first: `{ events: [{ id, sequence, type, ' +
       'created_at, data }], next_after, has_more }`. Pass `next_after` back as `after`.',
+    ACCOUNT_EVENT_PAGE,
     [400, 401],
   )
   async page(
@@ -101,13 +98,7 @@ export class EventsController {
       'while idle. Ends when the instance shuts down; reconnect with Last-Event-ID.',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
-  @ApiResponse({ status: 400, description: 'Bad request', schema: ERROR_SCHEMA })
-  @ApiResponse({ status: 401, description: 'Unauthorized', schema: ERROR_SCHEMA })
-  @ApiResponse({
-    status: 429,
-    description: 'Too many requests (streams open for this account)',
-    schema: ERROR_SCHEMA,
-  })
+  @ApiErrors([400, 401])
   async stream(
     @AccountId() accountId: string,
     @Query() query: EventStreamQuery,

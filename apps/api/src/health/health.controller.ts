@@ -2,7 +2,9 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/auth.decorators';
+import { envelopeOf } from '../http/docs/api-envelope.decorator';
 import { ShutdownDrain } from '../http/shutdown-drain';
+import { HEALTH_REPORT, HEALTH_UNAVAILABLE } from './health.schema';
 import { HealthService, type HealthReport } from './health.service';
 
 @ApiTags('health')
@@ -19,8 +21,16 @@ export class HealthController {
    * and 503 while the instance drains for shutdown (so load balancers stop sending to it).
    */
   @Get()
-  @ApiResponse({ status: 200, description: 'Every dependency answers' })
-  @ApiResponse({ status: 503, description: 'A dependency is down; the report names it' })
+  @ApiResponse({
+    status: 200,
+    description: 'Every dependency answers',
+    schema: envelopeOf(HEALTH_REPORT),
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'A dependency is down (the report names it), or the instance is draining',
+    schema: HEALTH_UNAVAILABLE,
+  })
   async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
     const report: HealthReport = await this.health.check();
     if (this.drain.isDraining) {

@@ -25,7 +25,7 @@ const URL_OPTIONS = {
 /** A required short text field. */
 export function IsText(max: number, example?: string): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ maxLength: max, example }),
+    ApiProperty({ minLength: 1, maxLength: max, example }),
     IsString(),
     MinLength(1, { message: '$property must not be empty' }),
     MaxLength(max),
@@ -43,7 +43,7 @@ export function IsOptionalText(max: number): PropertyDecorator {
 
 export function IsOptionalUri(): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ format: 'uri' }),
+    ApiPropertyOptional({ format: 'uri', maxLength: 2048 }),
     IsOptional(),
     IsUrl(URL_OPTIONS, { message: '$property must be a URL (http, https, ipfs or ar)' }),
     MaxLength(2048),
@@ -53,7 +53,12 @@ export function IsOptionalUri(): PropertyDecorator {
 /** `images`: at least one URL (spec 8). */
 export function IsImages(): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: [String], minItems: 1, example: ['https://example.com/image.png'] }),
+    ApiProperty({
+      type: [String],
+      minItems: 1,
+      maxItems: 20,
+      example: ['https://example.com/image.png'],
+    }),
     IsArray(),
     ArrayMinSize(1, { message: 'images must contain at least 1 entry' }),
     ArrayMaxSize(20),
@@ -66,7 +71,12 @@ export function IsImages(): PropertyDecorator {
 
 export function IsAttributes(): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'array', items: { type: 'object' } }),
+    ApiPropertyOptional({
+      type: 'array',
+      maxItems: 100,
+      items: { type: 'object', additionalProperties: true },
+      example: [{ trait_type: 'Background', value: 'Blue' }],
+    }),
     IsOptional(),
     IsArray(),
     ArrayMaxSize(100),
@@ -123,7 +133,10 @@ export function IsSellerFee(): PropertyDecorator {
 export function IsTokenId(required: boolean): PropertyDecorator {
   return applyDecorators(
     (required ? ApiProperty : ApiPropertyOptional)({
-      oneOf: [{ type: 'string' }, { type: 'integer' }],
+      oneOf: [
+        { type: 'string', maxLength: 88 },
+        { type: 'integer', minimum: 0 },
+      ],
     }),
     ...(required ? [] : [IsOptional()]),
     Transform(({ value }: { value: unknown }) =>
@@ -134,15 +147,19 @@ export function IsTokenId(required: boolean): PropertyDecorator {
   );
 }
 
+const ADDRESS = /^[0-9A-Za-z]{32,44}$|^0x[0-9a-fA-F]{40}$/;
+
 /** An address; its format is checked against the network by the use case. */
 export function IsAddressField(required: boolean): PropertyDecorator {
   return applyDecorators(
     (required ? ApiProperty : ApiPropertyOptional)({
+      description: 'A Solana (base58) or EVM (0x-hex) address',
+      pattern: ADDRESS.source,
       example: '0x52908400098527886E0F7030069857D2E4169EE7',
     }),
     ...(required ? [] : [IsOptional()]),
     IsString(),
-    Matches(/^[0-9A-Za-z]{32,44}$|^0x[0-9a-fA-F]{40}$/, {
+    Matches(ADDRESS, {
       message: '$property must be a Solana (base58) or EVM (0x-hex) address',
     }),
   );

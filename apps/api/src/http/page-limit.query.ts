@@ -1,9 +1,11 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** `?limit=` of a paged list: 1 to `max` (each endpoint picks its default). */
 export function pageLimitQueryUpTo(max: number) {
   class PageLimit {
+    @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: max })
     @IsOptional()
     @Type(() => Number)
     @IsInt()

@@ -1,7 +1,9 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { MetadataHost } from '@app/domain';
 import { Public } from '../auth/auth.decorators';
+import { ApiErrors } from '../http/docs/api-envelope.decorator';
+import { freeObject } from '../http/docs/schema';
 
 /**
  * Hosted metadata: wallets and marketplaces read token URIs as bare JSON documents, so this route
@@ -14,6 +16,13 @@ export class MetadataController {
   constructor(private readonly metadata: MetadataHost) {}
 
   @Get(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'The metadata JSON document itself (name, description, image, attributes...), not the envelope',
+    schema: freeObject,
+  })
+  @ApiErrors([404])
   @Header('cache-control', 'public, max-age=300')
   async get(@Param('id') id: string): Promise<Record<string, unknown>> {
     return this.metadata.get(id);

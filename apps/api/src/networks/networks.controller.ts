@@ -5,6 +5,7 @@ import { ok, type SuccessEnvelope } from '@app/common';
 import { APP_CONFIG, NETWORKS, type AppConfig, type Network } from '@app/config';
 import { Public } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { NETWORK_LIST } from './network.schema';
 
 export interface NetworkView {
   network: Network;
@@ -30,7 +31,7 @@ export class NetworksController {
   }
 
   @Get()
-  @ApiEnvelope('Every network name, its chain and its public explorer', [])
+  @ApiEnvelope('Every network name, its chain and its public explorer', NETWORK_LIST, [])
   list(): SuccessEnvelope<{ networks: NetworkView[] }> {
     return ok({ networks: this.views }, 'Networks.');
   }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ok, type SuccessEnvelope } from '@app/common';
 import { NftQueries, NftService, type OperationView } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
-import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { ApiEnvelope, ApiOperationWrite } from '../http/docs/api-envelope.decorator';
 import { wantsLiveRead } from '../http/freshness';
 import { OperationResponder } from '../operations/operation-responder';
 import {
@@ -14,14 +14,11 @@ import {
   NftQueryDto,
   TransferNftDto,
 } from './dto/nft.dto';
+import { NFT_VIEW } from './nft.schema';
 import { presentNft, type CollectionView, type ItemView } from './nft.presenter';
-
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 
 @ApiTags('nfts')
 @ApiSecurity('api-key')
-@ApiHeader({ name: 'Idempotency-Key', required: false })
-@ApiHeader({ name: 'Prefer', required: false, description: '`respond-async`: answer 202 at once' })
 @Controller('nfts')
 export class NftsController {
   constructor(
@@ -32,7 +29,7 @@ export class NftsController {
 
   @Post()
   @HttpCode(200)
-  @ApiEnvelope('The collection: `mint_address`, `metadata_uri`, `tx`, `created_at`', WRITE_ERRORS)
+  @ApiOperationWrite('The collection: `mint_address`, `metadata_uri`, `tx`, `created_at`')
   async create(
     @AccountId() accountId: string,
     @Body() body: CreateCollectionDto,
@@ -57,7 +54,7 @@ export class NftsController {
 
   @Post(':mint_address/mint')
   @HttpCode(200)
-  @ApiEnvelope('An item of the collection (to the managed wallet unless `recipient`)', WRITE_ERRORS)
+  @ApiOperationWrite('An item of the collection (to the managed wallet unless `recipient`)')
   async mint(
     @AccountId() accountId: string,
     @Param('mint_address') collection: string,
@@ -76,7 +73,7 @@ export class NftsController {
 
   @Post(':mint_address/transfer')
   @HttpCode(200)
-  @ApiEnvelope('The item, sent from the managed wallet to `recipient`', WRITE_ERRORS)
+  @ApiOperationWrite('The item, sent from the managed wallet to `recipient`')
   async transfer(
     @AccountId() accountId: string,
     @Param('mint_address') address: string,
@@ -95,7 +92,7 @@ export class NftsController {
 
   @Post(':mint_address/burn')
   @HttpCode(200)
-  @ApiEnvelope('The item, burned by the managed wallet holding it', WRITE_ERRORS)
+  @ApiOperationWrite('The item, burned by the managed wallet holding it')
   async burn(
     @AccountId() accountId: string,
     @Param('mint_address') address: string,
@@ -121,6 +118,7 @@ export class NftsController {
   })
   @ApiEnvelope(
     'A collection, or with `token_id` one of its items (its owner as of `as_of`)',
+    NFT_VIEW,
     [400, 401, 404, 502],
   )
   async get(

@@ -17,12 +17,15 @@ import {
   type OperationView,
 } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth, SessionAuth } from '../auth/auth.decorators';
-import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SESSION_SCHEME } from '../http/docs/openapi';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { IsOptionalNetwork } from '../http/network.validator';
 import { PageLimitQuery } from '../http/page-limit.query';
+import { OPERATION_DETAIL_VIEW, OPERATION_PAGE } from './operation-detail.schema';
+import { OPERATION_VIEW } from './operation.schema';
 
 export class OperationPageQuery extends PageLimitQuery {
+  @ApiPropertyOptional({ description: "A previous page's `next_cursor`" })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -53,7 +56,7 @@ export class OperationsController {
 
   @ApiSecurity('api-key')
   @Get('operations/:operation_id')
-  @ApiEnvelope('The status and result of a write', [401, 404])
+  @ApiEnvelope('The status and result of a write', OPERATION_VIEW, [401, 404])
   async get(
     @AccountId() accountId: string,
     @Param('operation_id') id: string,
@@ -62,9 +65,10 @@ export class OperationsController {
   }
 
   /** The dashboard's list: newest first, paged by an opaque cursor, optionally narrowed. */
+  @ApiCookieAuth(SESSION_SCHEME)
   @SessionAuth()
   @Get('account/operations')
-  @ApiEnvelope('The account operations, newest first', [400, 401])
+  @ApiEnvelope('The account operations, newest first', OPERATION_PAGE, [400, 401])
   async list(
     @AccountId() accountId: string,
     @Query() query: OperationPageQuery,
@@ -80,11 +84,12 @@ export class OperationsController {
   }
 
   @ApiSecurity('api-key')
-  @ApiCookieAuth(SESSION_COOKIE)
+  @ApiCookieAuth(SESSION_SCHEME)
   @ApiKeyOrSessionAuth()
   @Get('account/operations/:operation_id')
   @ApiEnvelope(
     'One operation with its request, every transaction it signed and its events',
+    OPERATION_DETAIL_VIEW,
     [401, 404],
   )
   async detail(

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { TokenQueries, TokenService, type OperationView } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
-import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { ApiEnvelope, ApiOperationWrite } from '../http/docs/api-envelope.decorator';
 import { wantsLiveRead } from '../http/freshness';
 import { OperationResponder } from '../operations/operation-responder';
 import {
@@ -14,14 +14,11 @@ import {
   MintTokenDto,
   TransferTokenDto,
 } from './dto/token.dto';
+import { TOKEN_VIEW } from './token.schema';
 import { presentToken, type TokenView } from './token.presenter';
-
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 502];
 
 @ApiTags('tokens')
 @ApiSecurity('api-key')
-@ApiHeader({ name: 'Idempotency-Key', required: false })
-@ApiHeader({ name: 'Prefer', required: false, description: '`respond-async`: answer 202 at once' })
 @Controller('tokens')
 export class TokensController {
   constructor(
@@ -32,10 +29,7 @@ export class TokensController {
 
   @Post()
   @HttpCode(200)
-  @ApiEnvelope(
-    'The token, created by the managed wallet, which holds the initial supply',
-    WRITE_ERRORS,
-  )
+  @ApiOperationWrite('The token, created by the managed wallet, which holds the initial supply')
   async create(
     @AccountId() accountId: string,
     @Body() body: CreateTokenDto,
@@ -52,7 +46,7 @@ export class TokensController {
 
   @Post(':mint_address/mint')
   @HttpCode(200)
-  @ApiEnvelope('Supply added (to the managed wallet unless `recipient`)', WRITE_ERRORS)
+  @ApiOperationWrite('Supply added (to the managed wallet unless `recipient`)')
   async mint(
     @AccountId() accountId: string,
     @Param('mint_address') mint: string,
@@ -71,7 +65,7 @@ export class TokensController {
 
   @Post(':mint_address/burn')
   @HttpCode(200)
-  @ApiEnvelope('Burned from the managed wallet', WRITE_ERRORS)
+  @ApiOperationWrite('Burned from the managed wallet')
   async burn(
     @AccountId() accountId: string,
     @Param('mint_address') mint: string,
@@ -90,7 +84,7 @@ export class TokensController {
 
   @Post(':mint_address/transfer')
   @HttpCode(200)
-  @ApiEnvelope('Sent from the managed wallet to `recipient`', WRITE_ERRORS)
+  @ApiOperationWrite('Sent from the managed wallet to `recipient`')
   async transfer(
     @AccountId() accountId: string,
     @Param('mint_address') mint: string,
@@ -113,7 +107,7 @@ export class TokensController {
     required: false,
     description: '`no-cache`: read the chain now',
   })
-  @ApiEnvelope('The token, with its supply as of `as_of`', [400, 401, 404, 502])
+  @ApiEnvelope('The token, with its supply as of `as_of`', TOKEN_VIEW, [400, 401, 404, 502])
   async get(
     @AccountId() accountId: string,
     @Param('mint_address') mint: string,

@@ -8,6 +8,7 @@ import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { wantsLiveRead } from '../http/freshness';
 import { CreateWalletDto } from './dto/create-wallet.dto';
 import { WalletQueryDto } from './dto/wallet-query.dto';
+import { CREATED_WALLET_VIEW, WALLET_VIEW } from './wallet.schema';
 import { presentWallet, type WalletView } from './wallet.presenter';
 
 @ApiTags('wallets')
@@ -21,7 +22,11 @@ export class WalletsController {
 
   @Post()
   @HttpCode(200)
-  @ApiEnvelope('A new wallet; `secret_key` is returned once and never stored', [400, 401])
+  @ApiEnvelope(
+    'A new wallet; `secret_key` is returned once and never stored',
+    CREATED_WALLET_VIEW,
+    [400, 401],
+  )
   async create(
     @AccountId() accountId: string,
     @Body() body: CreateWalletDto,
@@ -38,7 +43,7 @@ export class WalletsController {
     required: false,
     description: '`no-cache`: read the chain now',
   })
-  @ApiEnvelope('The wallet and its native balance as of `as_of`', [400, 401, 502])
+  @ApiEnvelope('The wallet and its native balance as of `as_of`', WALLET_VIEW, [400, 401, 502])
   async get(
     @AccountId() accountId: string,
     @Param('wallet_address') address: string,

@@ -10,7 +10,8 @@ import {
   type WebhookReplayView,
 } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
-import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SESSION_SCHEME } from '../http/docs/openapi';
+import { arrayOf, strictObject, text } from '../http/docs/schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import {
   CreateWebhookDto,
@@ -19,13 +20,19 @@ import {
   UpdateWebhookDto,
   WebhookDeliveriesQuery,
 } from './dto/webhook.dto';
+import {
+  WEBHOOK_DELIVERY_PAGE,
+  WEBHOOK_ENDPOINT_VIEW,
+  WEBHOOK_ENDPOINT_WITH_SECRET,
+  WEBHOOK_REPLAY_VIEW,
+} from './webhook.schema';
 
 const DEFAULT_GRACE_SECONDS = 86_400;
 
 /** The account's webhook endpoints, their delivery log and replays (README "Webhooks"). */
 @ApiTags('webhooks')
 @ApiSecurity('api-key')
-@ApiCookieAuth(SESSION_COOKIE)
+@ApiCookieAuth(SESSION_SCHEME)
 @ApiKeyOrSessionAuth()
 @Controller('webhooks')
 export class WebhooksController {
@@ -33,7 +40,11 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(200)
-  @ApiEnvelope('The new endpoint; `secret` is shown only in this response', [400, 401, 409])
+  @ApiEnvelope(
+    'The new endpoint; `secret` is shown only in this response',
+    WEBHOOK_ENDPOINT_WITH_SECRET,
+    [400, 401, 409],
+  )
   async create(
     @AccountId() accountId: string,
     @Body() body: CreateWebhookDto,
@@ -48,7 +59,11 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiEnvelope('The account webhook endpoints, oldest first, without their secrets', [401])
+  @ApiEnvelope(
+    'The account webhook endpoints, oldest first, without their secrets',
+    strictObject({ webhooks: arrayOf(WEBHOOK_ENDPOINT_VIEW) }),
+    [401],
+  )
   async list(
     @AccountId() accountId: string,
   ): Promise<SuccessEnvelope<{ webhooks: WebhookEndpointView[] }>> {
@@ -56,7 +71,7 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  @ApiEnvelope('One webhook endpoint', [401, 404])
+  @ApiEnvelope('One webhook endpoint', WEBHOOK_ENDPOINT_VIEW, [401, 404])
   async get(
     @AccountId() accountId: string,
     @Param('id') id: string,
@@ -65,7 +80,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiEnvelope('The endpoint as changed', [400, 401, 404])
+  @ApiEnvelope('The endpoint as changed', WEBHOOK_ENDPOINT_VIEW, [400, 401, 404])
   async update(
     @AccountId() accountId: string,
     @Param('id') id: string,
@@ -81,7 +96,11 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @ApiEnvelope('The endpoint and its delivery log are deleted', [401, 404])
+  @ApiEnvelope(
+    'The endpoint and its delivery log are deleted',
+    strictObject({ id: text, deleted: { type: 'boolean', enum: [true] } }),
+    [401, 404],
+  )
   async delete(
     @AccountId() accountId: string,
     @Param('id') id: string,
@@ -94,6 +113,7 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiEnvelope(
     'A new secret, shown only here; the old one signs too until the grace ends',
+    WEBHOOK_ENDPOINT_WITH_SECRET,
     [400, 401, 404],
   )
   async rotateSecret(
@@ -112,6 +132,7 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiEnvelope(
     'A `ping` event is on its way; its delivery shows in the delivery log',
+    strictObject({ delivery_id: text }),
     [401, 404, 409],
   )
   async ping(
@@ -122,7 +143,11 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiEnvelope('The delivery log, newest first, with each attempt', [400, 401, 404])
+  @ApiEnvelope(
+    'The delivery log, newest first, with each attempt',
+    WEBHOOK_DELIVERY_PAGE,
+    [400, 401, 404],
+  )
   async deliveries(
     @AccountId() accountId: string,
     @Param('id') id: string,
@@ -138,7 +163,11 @@ export class WebhooksController {
 
   @Post(':id/replay')
   @HttpCode(200)
-  @ApiEnvelope('New pending deliveries of exactly the events selected', [400, 401, 404, 409])
+  @ApiEnvelope(
+    'New pending deliveries of exactly the events selected',
+    WEBHOOK_REPLAY_VIEW,
+    [400, 401, 404, 409],
+  )
   async replay(
     @AccountId() accountId: string,
     @Param('id') id: string,

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class RegisterDto {
-  @ApiProperty({ example: 'dev@example.com' })
+  @ApiProperty({ format: 'email', maxLength: 254, example: 'dev@example.com' })
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(254)
   email!: string;
@@ -15,12 +15,12 @@ export class RegisterDto {
 }
 
 export class LoginDto {
-  @ApiProperty({ example: 'dev@example.com' })
+  @ApiProperty({ maxLength: 254, example: 'dev@example.com' })
   @IsString()
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: 256 })
   @IsString()
   @MaxLength(256)
   password!: string;

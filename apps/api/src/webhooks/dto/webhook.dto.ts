@@ -27,7 +27,11 @@ export class CreateWebhookDto {
   @MaxLength(2000)
   url!: string;
 
-  @ApiPropertyOptional({ example: ['operation.confirmed', 'operation.failed'], isArray: true })
+  @ApiPropertyOptional({
+    enum: ACCOUNT_EVENT_TYPES,
+    isArray: true,
+    example: ['operation.confirmed', 'operation.failed'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ACCOUNT_EVENT_TYPES.length)
@@ -53,7 +57,11 @@ export class UpdateWebhookDto {
   @MaxLength(2000)
   url?: string;
 
-  @ApiPropertyOptional({ example: ['operation.confirmed'], isArray: true })
+  @ApiPropertyOptional({
+    enum: ACCOUNT_EVENT_TYPES,
+    isArray: true,
+    example: ['operation.confirmed'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ACCOUNT_EVENT_TYPES.length)
@@ -102,6 +110,7 @@ export class ReplayWebhookDto {
 }
 
 export class WebhookDeliveriesQuery extends PageLimitQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'] })
   @IsOptional()
   @IsIn(['pending', 'succeeded', 'failed'], {
     message: 'status must be one of: pending, succeeded, failed',
@@ -109,6 +118,7 @@ export class WebhookDeliveriesQuery extends PageLimitQuery {
   status?: 'pending' | 'succeeded' | 'failed';
 
   /** A previous page's `next_cursor`. */
+  @ApiPropertyOptional({ description: "A previous page's `next_cursor`" })
   @IsOptional()
   @Matches(/^[0-9a-f-]{36}$/i, { message: 'cursor must be a next_cursor of this endpoint' })
   cursor?: string;

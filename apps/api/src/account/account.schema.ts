@@ -1,0 +1,41 @@
+import type { AccountView, ApiKeyView, IssuedApiKey } from '@app/domain';
+import {
+  arrayOf,
+  chainFamily,
+  dateTime,
+  nullable,
+  strictObject,
+  text,
+  viewSchema,
+} from '../http/docs/schema';
+import type { AccountWalletView } from './account-wallets.controller';
+
+const apiKeyFields = {
+  id: text,
+  name: text,
+  prefix: text,
+  created_at: dateTime,
+  revoked_at: nullable(dateTime),
+};
+
+export const ACCOUNT_VIEW = viewSchema<AccountView>('AccountView', {
+  id: text,
+  email: text,
+  wallets: arrayOf(strictObject({ network: chainFamily, public_key: text })),
+  created_at: dateTime,
+});
+
+export const API_KEY_VIEW = viewSchema<ApiKeyView>('ApiKeyView', apiKeyFields);
+
+export const ISSUED_API_KEY = viewSchema<IssuedApiKey>('IssuedApiKey', {
+  ...apiKeyFields,
+  key: { type: 'string', description: 'The whole key: shown in this response only.' },
+});
+
+export const ACCOUNT_WALLET_VIEW = viewSchema<AccountWalletView>('AccountWalletView', {
+  network: chainFamily,
+  resolved_network: text,
+  public_key: text,
+  balance: nullable({ type: 'string', description: 'Native units; null when the chain is down' }),
+  currency: text,
+});

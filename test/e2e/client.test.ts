@@ -234,6 +234,13 @@ describe('the client', () => {
     await session.get('/account/operations?limit=5');
     await session.get('/account/api-keys');
     await session.get('/account/wallets');
+    const assets = await client.get('/account/assets', { query: { limit: 50 } });
+    const collection = assets.assets.find((asset) => asset.kind === 'collection')!;
+    const items = await client.get('/account/assets/{address}/items', {
+      path: { address: collection.mint_address },
+      query: { network: collection.network as 'base' },
+    });
+    expect(items.items.length).toBeGreaterThan(0);
   });
 
   it('answers errors as documented', async () => {
@@ -281,6 +288,8 @@ describe('the client', () => {
       'GET /metadata/{id} 200',
       'POST /webhooks/{id}/replay 200',
       'POST /account/login 401',
+      'GET /account/assets 200',
+      'GET /account/assets/{address}/items 200',
     ]) {
       expect(covered).toContain(exercised);
     }

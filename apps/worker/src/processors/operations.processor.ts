@@ -25,6 +25,7 @@ const LOGGED_ERROR_MAX = 500;
 export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OperationsProcessor');
   private readonly workers: Worker<OperationJobData>[] = [];
+  private readonly connections: Redis[] = [];
   private readonly handlers: Record<string, (job: Job<OperationJobData>) => Promise<void>> = {
     [EXECUTE_OPERATION]: (job) => this.runner.run(job.data.operationId),
   };
@@ -50,7 +51,8 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
             () => this.handle(job),
           ),
         {
-          connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
+          // BullMQ leaves a connection it was given open: closed by us after the worker.
+          connection: this.newConnection(),
           prefix: this.config.queue.prefix,
           concurrency: this.config.worker.concurrency,
           // A job whose worker died is picked up again once its lock lapses.
@@ -85,6 +87,12 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
+  private newConnection(): Redis {
+    const connection = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    this.connections.push(connection);
+    return connection;
+  }
+
   private networks(): ConcreteNetwork[] {
     const chosen = this.config.worker.networks;
     return chosen === 'all' ? NETWORKS.filter((n): n is ConcreteNetwork => n !== 'evm') : chosen;
@@ -96,5 +104,6 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
    */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
+    for (const connection of this.connections) connection.disconnect();
   }
 }

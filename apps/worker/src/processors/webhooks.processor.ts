@@ -39,6 +39,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
   private sweeping?: Promise<void>;
   /** Endpoints pumped in this process, and whether news came for them meanwhile. */
   private readonly pumping = new Map<string, { again: boolean }>();
+  private connection?: Redis;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,7 +54,10 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
       WEBHOOK_QUEUE,
       (job) => LogContext.run({ jobId: job.id, queue: job.queueName }, () => this.handle(job)),
       {
-        connection: new Redis(this.config.redisUrl, { maxRetriesPerRequest: null }),
+        // BullMQ leaves a connection it was given open: closed by us after the worker.
+        connection: (this.connection = new Redis(this.config.redisUrl, {
+          maxRetriesPerRequest: null,
+        })),
         prefix: this.config.queue.prefix,
         concurrency: this.config.webhooks.concurrency,
         // A killed worker's job stays active (and further adds of its id are no-ops) until its
@@ -123,5 +127,6 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
     this.pump.stop();
     await this.worker?.close();
     await this.sweeping;
+    this.connection?.disconnect();
   }
 }

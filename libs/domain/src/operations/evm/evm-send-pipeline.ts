@@ -23,6 +23,7 @@ import { classifyFailure } from '../failure-classifier';
 import { ManagedSigner } from '../managed-signer';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
+import { mergeTwins } from './send-batch-twins';
 
 const MAX_BATCH = 200;
 const MAX_FILLERS = 64;
@@ -103,7 +104,7 @@ export class EvmSendPipeline {
       for (;;) {
         const queue = this.queues.get(wallet);
         if (!queue || queue.length === 0) break;
-        const batch = queue.splice(0, MAX_BATCH);
+        const batch = mergeTwins(queue.splice(0, MAX_BATCH));
         const { accountId, signer: address } = batch[0].operation;
         try {
           // The secret is read before the lock is taken: while the lock's connection is held,

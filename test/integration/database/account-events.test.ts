@@ -10,6 +10,7 @@ import {
 import type { AppConfig } from '@app/config';
 import { accountEventView } from '@app/domain';
 import { newOperationEntity } from '@test/support/operation-factory';
+import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(120_000);
@@ -36,14 +37,7 @@ describe('account events', () => {
     await services.stop();
   });
 
-  async function newAccount(): Promise<string> {
-    const id = randomUUID();
-    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
-      id,
-      `events-${id}@example.com`,
-    ]);
-    return id;
-  }
+  const newAccount = () => insertAccountRow(dataSource, 'events');
 
   const mint = {
     kind: 'token.mint',

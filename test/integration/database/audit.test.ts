@@ -15,6 +15,7 @@ import {
 } from '@app/database';
 import { runAuditVerify } from '@test/support/audit-verify';
 import { newOperationEntity } from '@test/support/operation-factory';
+import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(120_000);
@@ -40,14 +41,7 @@ describe('audit log', () => {
     await services.stop();
   });
 
-  async function newAccount(): Promise<string> {
-    const id = randomUUID();
-    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
-      id,
-      `audit-${id}@example.com`,
-    ]);
-    return id;
-  }
+  const newAccount = () => insertAccountRow(dataSource, 'audit');
 
   async function chainOf(accountId: string): Promise<StoredAuditEntry[]> {
     const entries: StoredAuditEntry[] = [];

@@ -8,6 +8,7 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@app/database';
+import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(120_000);
@@ -37,14 +38,7 @@ describe('webhook fan-out', () => {
     await services.stop();
   });
 
-  async function newAccount(): Promise<string> {
-    const id = randomUUID();
-    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
-      id,
-      `hooks-${id}@example.com`,
-    ]);
-    return id;
-  }
+  const newAccount = () => insertAccountRow(dataSource, 'hooks');
 
   async function newEndpoint(accountId: string, eventTypes: string[], enabled = true) {
     const endpoint = await endpoints.insertWithinCap(

@@ -19,12 +19,7 @@ import {
 
 const KINDS = ['token', 'collection'] as const;
 
-export class AssetPageQuery extends PageLimitQuery {
-  @ApiPropertyOptional({ enum: KINDS })
-  @IsOptional()
-  @IsIn(KINDS, { message: 'kind must be one of: token, collection' })
-  kind?: (typeof KINDS)[number];
-
+export class ItemPageQuery extends PageLimitQuery {
   @IsOptionalNetwork()
   network?: Network;
 
@@ -34,14 +29,11 @@ export class AssetPageQuery extends PageLimitQuery {
   cursor?: string;
 }
 
-export class ItemPageQuery extends PageLimitQuery {
-  @IsOptionalNetwork()
-  network?: Network;
-
+export class AssetPageQuery extends ItemPageQuery {
+  @ApiPropertyOptional({ enum: KINDS })
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
+  @IsIn(KINDS, { message: 'kind must be one of: token, collection' })
+  kind?: (typeof KINDS)[number];
 }
 
 /** The console's assets: the account's tokens and collections, and a collection's items. */

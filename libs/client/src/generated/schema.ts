@@ -2536,8 +2536,8 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                kind?: "token" | "collection";
                 network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
+                kind?: "token" | "collection";
             };
             header?: never;
             path?: never;

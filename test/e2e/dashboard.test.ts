@@ -319,6 +319,7 @@ describe('dashboard in a real browser', () => {
       'operation.submitted',
       'operation.confirmed',
     ]);
+    expect(await dialog.getByText('None: no endpoint takes these events.').count()).toBe(1);
     await page.screenshot({
       path: join(RESULTS, 'dashboard-operation-detail.png'),
       fullPage: true,

@@ -83,6 +83,11 @@ describe('account operations: filters and detail', () => {
 
   it('shows an operation with its request, every version it signed and its events', async () => {
     const { accountId, session, api } = await account('detail');
+    const hook = await api.post('/webhooks', {
+      url: 'http://127.0.0.1:9/hooks',
+      event_types: ['operation.confirmed'],
+    });
+    expect(hook.status).toBe(200);
     const operation = await insert(accountId, { details: { amount: '5' } });
     await operations.markSignedMany(
       dataSource.manager,
@@ -132,6 +137,16 @@ describe('account operations: filters and detail', () => {
         'operation.confirmed',
       ]);
       expect(detail.events[2].data.tx).toBe('0xbumped');
+      // Its webhook deliveries: the endpoint takes confirmed events only; no worker runs here.
+      expect(detail.deliveries).toEqual([
+        expect.objectContaining({
+          endpoint_id: hook.body.data.id,
+          event_id: detail.events[3].id,
+          event_type: 'operation.confirmed',
+          status: 'pending',
+          attempt_log: [],
+        }),
+      ]);
       expect(detail.settled_at).toEqual(expect.any(String));
     }
 

@@ -11,6 +11,7 @@ import {
   text,
   viewSchema,
 } from '../http/docs/schema';
+import { DELIVERY_VIEW } from '../webhooks/webhook.schema';
 import { OPERATION_VIEW } from './operation.schema';
 
 const SIGNED_TRANSACTION_VIEW = viewSchema<SignedTransactionView>('SignedTransactionView', {
@@ -27,6 +28,7 @@ export const OPERATION_DETAIL_VIEW = viewSchema<OperationDetailView>('OperationD
   request: strictObject({ intent: freeObject, details: freeObject }),
   transactions: arrayOf(SIGNED_TRANSACTION_VIEW),
   events: arrayOf(ACCOUNT_EVENT_VIEW),
+  deliveries: arrayOf(DELIVERY_VIEW),
   updated_at: dateTime,
   settled_at: nullable(dateTime),
 });

@@ -49,8 +49,9 @@ const ATTEMPT_VIEW = viewSchema<WebhookAttemptView>('WebhookAttemptView', {
   error: nullable(text),
 });
 
-const DELIVERY_VIEW = viewSchema<WebhookDeliveryView>('WebhookDeliveryView', {
+export const DELIVERY_VIEW = viewSchema<WebhookDeliveryView>('WebhookDeliveryView', {
   id: text,
+  endpoint_id: text,
   event_id: nullable(text),
   event_type: text,
   event_sequence: nullable(integer),

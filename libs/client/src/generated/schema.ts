@@ -1085,76 +1085,6 @@ export interface components {
             as_of?: string;
             cached?: boolean;
         };
-        SignedTransactionView: {
-            tx: string;
-            nonce: string | null;
-            last_valid_block_height: string | null;
-            fees: {
-                [key: string]: string;
-            } | null;
-            /** Format: date-time */
-            signed_at: string;
-            landed: boolean;
-        };
-        OperationDetailView: {
-            operation: components["schemas"]["OperationView"];
-            request: {
-                intent: {
-                    [key: string]: unknown;
-                };
-                details: {
-                    [key: string]: unknown;
-                };
-            };
-            transactions: components["schemas"]["SignedTransactionView"][];
-            events: components["schemas"]["AccountEventView"][];
-            /** Format: date-time */
-            updated_at: string;
-            /** Format: date-time */
-            settled_at: string | null;
-        };
-        OperationPage: {
-            operations: components["schemas"]["OperationView"][];
-            next_cursor: string | null;
-        };
-        TokenView: {
-            network: string;
-            mint_address: string;
-            name: string;
-            symbol: string;
-            decimals: number;
-            /** @description The live supply in whole tokens, as of `as_of` */
-            supply: string;
-            owner: string;
-            metadata_uri: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            as_of: string;
-            cached: boolean;
-        };
-        CreatedWalletView: {
-            network: string;
-            public_key: string;
-            /** @description Returned in this response only; never stored. */
-            secret_key: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        WalletView: {
-            network: string;
-            public_key: string;
-            /** @description Native currency, in whole units */
-            balance: string;
-            balance_base_units: string;
-            currency: string;
-            managed: boolean;
-            /** Format: date-time */
-            created_at?: string;
-            /** Format: date-time */
-            as_of: string;
-            cached: boolean;
-        };
         WebhookEndpointView: {
             id: string;
             url: string;
@@ -1205,6 +1135,7 @@ export interface components {
         };
         WebhookDeliveryView: {
             id: string;
+            endpoint_id: string;
             event_id: string | null;
             event_type: string;
             event_sequence: number | null;
@@ -1233,6 +1164,77 @@ export interface components {
             from_sequence: number | null;
             to_sequence: number | null;
             truncated: boolean;
+        };
+        SignedTransactionView: {
+            tx: string;
+            nonce: string | null;
+            last_valid_block_height: string | null;
+            fees: {
+                [key: string]: string;
+            } | null;
+            /** Format: date-time */
+            signed_at: string;
+            landed: boolean;
+        };
+        OperationDetailView: {
+            operation: components["schemas"]["OperationView"];
+            request: {
+                intent: {
+                    [key: string]: unknown;
+                };
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            transactions: components["schemas"]["SignedTransactionView"][];
+            events: components["schemas"]["AccountEventView"][];
+            deliveries: components["schemas"]["WebhookDeliveryView"][];
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            settled_at: string | null;
+        };
+        OperationPage: {
+            operations: components["schemas"]["OperationView"][];
+            next_cursor: string | null;
+        };
+        TokenView: {
+            network: string;
+            mint_address: string;
+            name: string;
+            symbol: string;
+            decimals: number;
+            /** @description The live supply in whole tokens, as of `as_of` */
+            supply: string;
+            owner: string;
+            metadata_uri: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            as_of: string;
+            cached: boolean;
+        };
+        CreatedWalletView: {
+            network: string;
+            public_key: string;
+            /** @description Returned in this response only; never stored. */
+            secret_key: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WalletView: {
+            network: string;
+            public_key: string;
+            /** @description Native currency, in whole units */
+            balance: string;
+            balance_base_units: string;
+            currency: string;
+            managed: boolean;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            as_of: string;
+            cached: boolean;
         };
     };
     responses: {

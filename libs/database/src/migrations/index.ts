@@ -8,6 +8,7 @@ import { AccountEvents1765300000000 } from './1765300000000-account-events.migra
 import { Webhooks1765400000000 } from './1765400000000-webhooks.migration';
 import { OperationEventsIndex1765600000000 } from './1765600000000-operation-events-index.migration';
 import { ItemOperationsIndex1765610000000 } from './1765610000000-item-operations-index.migration';
+import { EventDeliveriesIndex1765620000000 } from './1765620000000-event-deliveries-index.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Webhooks1765400000000,
   OperationEventsIndex1765600000000,
   ItemOperationsIndex1765610000000,
+  EventDeliveriesIndex1765620000000,
 ];

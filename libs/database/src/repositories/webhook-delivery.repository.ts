@@ -223,6 +223,28 @@ export class WebhookDeliveryRepository {
        ORDER BY d.created_at DESC, d.id DESC LIMIT $4`,
       [endpointId, options.status ?? null, options.cursor ?? null, options.limit],
     );
+    return this.withAttempts(deliveries);
+  }
+
+  /** The deliveries of these events of the account (an operation's, for its detail), oldest first. */
+  async forEvents(
+    accountId: string,
+    eventIds: readonly string[],
+  ): Promise<(WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] })[]> {
+    if (eventIds.length === 0) return [];
+    const deliveries: WebhookDeliveryRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_deliveries d
+       WHERE d.account_id = $1 AND d.event_id = ANY ($2::uuid[])
+       ORDER BY d.created_at, d.id`,
+      [accountId, eventIds],
+    );
+    return this.withAttempts(deliveries);
+  }
+
+  /** Each delivery with its attempts, oldest first. */
+  private async withAttempts(
+    deliveries: WebhookDeliveryRow[],
+  ): Promise<(WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] })[]> {
     if (deliveries.length === 0) return [];
     const attempts: (WebhookAttemptRow & { deliveryId: string })[] = await this.dataSource.query(
       `SELECT delivery_id AS "deliveryId", attempt, attempted_at AS "attemptedAt",

@@ -3,10 +3,12 @@ import { AppError } from '@app/common';
 import {
   AccountEventRepository,
   OperationRepository,
+  WebhookDeliveryRepository,
   type OperationEntity,
   type SignedTransactionRecord,
 } from '@app/database';
 import { accountEventView, type AccountEventView } from '../events/account-event-view';
+import { webhookDeliveryView, type WebhookDeliveryView } from '../webhooks/webhook-views';
 import { operationView, type OperationView } from './operation-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,6 +33,8 @@ export interface OperationDetailView {
   transactions: SignedTransactionView[];
   /** Its events, oldest first, as the feed and webhooks carry them. */
   events: AccountEventView[];
+  /** The webhook deliveries of those events, oldest first, each with its attempts. */
+  deliveries: WebhookDeliveryView[];
   updated_at: string;
   settled_at: string | null;
 }
@@ -41,6 +45,7 @@ export class OperationDetailReader {
   constructor(
     private readonly operations: OperationRepository,
     private readonly events: AccountEventRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
   ) {}
 
   async get(accountId: string, id: string): Promise<OperationDetailView> {
@@ -50,6 +55,10 @@ export class OperationDetailReader {
       this.operations.listTransactions(id),
       this.events.listForOperation(accountId, id),
     ]);
+    const deliveries = await this.deliveries.forEvents(
+      accountId,
+      events.map((event) => event.id),
+    );
     return {
       operation: operationView(operation),
       request: {
@@ -58,6 +67,7 @@ export class OperationDetailReader {
       },
       transactions: transactions.map((record) => transactionView(record, operation)),
       events: events.map((event) => accountEventView(event, this.events)),
+      deliveries: deliveries.map(webhookDeliveryView),
       updated_at: operation.updatedAt.toISOString(),
       settled_at: operation.settledAt?.toISOString() ?? null,
     };

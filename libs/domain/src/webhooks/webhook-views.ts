@@ -34,6 +34,7 @@ export interface WebhookAttemptView {
 
 export interface WebhookDeliveryView {
   id: string;
+  endpoint_id: string;
   /** The account event delivered (the body's and `webhook-id`'s id); null for a ping. */
   event_id: string | null;
   event_type: string;
@@ -83,6 +84,7 @@ export function webhookDeliveryView(
 ): WebhookDeliveryView {
   return {
     id: delivery.id,
+    endpoint_id: delivery.endpointId,
     event_id: delivery.eventId,
     event_type: delivery.eventType,
     event_sequence: delivery.eventSeq === null ? null : Number(delivery.eventSeq),

@@ -16,6 +16,8 @@ import { explorerLink } from './explorer.js';
  * @typedef {{ operation: OperationView,
  *   request: { intent: Record<string, unknown>, details: Record<string, unknown> },
  *   transactions: TransactionView[], events: EventView[], updated_at: string,
+ *   deliveries: { id: string, event_type: string, status: string, attempts: number,
+ *     last_response_status: number | null }[],
  *   settled_at: string | null }} OperationDetail
  */
 
@@ -125,5 +127,22 @@ export function operationDetail(detail) {
     transactions,
     el('h3', { text: 'Events' }),
     el('ol', { class: 'events' }, detail.events.map(eventItem)),
+    el('h3', { text: 'Webhook deliveries' }),
+    detail.deliveries.length === 0
+      ? el('p', { class: 'muted', text: 'None: no endpoint takes these events.' })
+      : el(
+          'ul',
+          { class: 'deliveries-of-operation' },
+          detail.deliveries.map((delivery) =>
+            el('li', {
+              'data-status': delivery.status,
+              text:
+                `${delivery.event_type}: ${delivery.status}, ${delivery.attempts} attempt(s)` +
+                (delivery.last_response_status === null
+                  ? ''
+                  : `, last answer HTTP ${delivery.last_response_status}`),
+            }),
+          ),
+        ),
   ].filter((node) => node !== null);
 }

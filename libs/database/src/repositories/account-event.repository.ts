@@ -76,15 +76,6 @@ export class AccountEventRepository {
     );
   }
 
-  /** Oldest first, from the first event made at or after `since`. */
-  async listSince(accountId: string, since: Date, limit: number): Promise<StoredAccountEvent[]> {
-    return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM account_events e
-       WHERE e.account_id = $1 AND e.created_at >= $2 ORDER BY e.seq LIMIT $3`,
-      [accountId, since, limit],
-    );
-  }
-
   /** An operation's events, oldest first. */
   listForOperation(accountId: string, operationId: string): Promise<StoredAccountEvent[]> {
     return this.dataSource.query(
@@ -92,14 +83,6 @@ export class AccountEventRepository {
        WHERE e.account_id = $1 AND e.operation_id = $2 ORDER BY e.seq`,
       [accountId, operationId],
     );
-  }
-
-  async findById(accountId: string, id: string): Promise<StoredAccountEvent | null> {
-    const rows: StoredAccountEvent[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM account_events e WHERE e.account_id = $1 AND e.id = $2`,
-      [accountId, id],
-    );
-    return rows[0] ?? null;
   }
 
   /** The account's last sequence number (0 before its first event). */

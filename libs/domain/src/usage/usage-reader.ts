@@ -63,7 +63,7 @@ export class UsageReader {
 }
 
 /** Every hour from `from`, with the counted ones filled in and the others zero. */
-export function fillHours(
+function fillHours(
   from: Date,
   hourCount: number,
   counted: HourlyOperationCounts[],

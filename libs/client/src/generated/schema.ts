@@ -971,6 +971,13 @@ export interface components {
                 p90: number | null;
                 p99: number | null;
             };
+            pending_now: {
+                total: number;
+                /** @description Network name to its pending count; networks without any are left out */
+                by_network: {
+                    [key: string]: number;
+                };
+            };
         };
         AuditEntryView: {
             seq: number;

@@ -200,6 +200,7 @@ describe('dashboard in a real browser', () => {
   it('charts the usage of the last day and week by status, with latency percentiles', async () => {
     await page.locator('#usage-pending', { hasText: 'Nothing pending now' }).waitFor();
     expect(await page.locator('#usage-pending').getAttribute('class')).toBe('badge');
+    expect(await page.locator('#usage-pending-split').textContent()).toBe('');
     const dataSource = await createDataSource(services.databaseUrl).initialize();
     try {
       const [account] = await dataSource.query(`SELECT id FROM accounts WHERE email = $1`, [email]);
@@ -251,7 +252,7 @@ describe('dashboard in a real browser', () => {
     const pendingNow = page.locator('#usage-pending');
     expect(await pendingNow.textContent()).toBe('3 pending now');
     expect(await pendingNow.getAttribute('class')).toBe('badge pending');
-    expect(await page.locator('#usage-pending-split').textContent()).toBe('base 2, solana 1');
+    expect(await page.locator('#usage-pending-split').textContent()).toBe('(base 2, solana 1)');
     mkdirSync(RESULTS, { recursive: true });
     await page.locator('#usage-chart').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(RESULTS, 'dashboard-usage-day.png'), fullPage: true });

@@ -2492,7 +2492,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Operations per hour (UTC) over the last day or week by status now, and acceptance-to-confirmation latency percentiles */
+            /** @description Operations per hour (UTC) over the last day or week by status now, acceptance-to-confirmation latency percentiles, and the operations pending now whatever their age (by network) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -124,5 +124,5 @@ export function pendingNowSummary(pending) {
     .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
     .map(([network, count]) => `${network} ${count}`)
     .join(', ');
-  return { count: `${pending.total} pending now`, split };
+  return { count: `${pending.total} pending now`, split: `(${split})` };
 }

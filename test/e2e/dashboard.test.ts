@@ -198,17 +198,25 @@ describe('dashboard in a real browser', () => {
   });
 
   it('charts the usage of the last day and week by status, with latency percentiles', async () => {
+    await page.locator('#usage-pending', { hasText: 'Nothing pending now' }).waitFor();
+    expect(await page.locator('#usage-pending').getAttribute('class')).toBe('badge');
+    expect(await page.locator('#usage-pending-split').textContent()).toBe('');
     const dataSource = await createDataSource(services.databaseUrl).initialize();
     try {
       const [account] = await dataSource.query(`SELECT id FROM accounts WHERE email = $1`, [email]);
       const operations = new OperationRepository(dataSource);
       const mint = { kind: 'token.mint', asset: '0xa', amount: '1', recipient: '0xb' } as const;
-      const at = (hoursAgo: number, status: OperationStatus, latencyMs = 0) => {
+      const at = (
+        hoursAgo: number,
+        status: OperationStatus,
+        latencyMs = 0,
+        network: 'base' | 'solana' = 'base',
+      ) => {
         const createdAt = new Date(Date.now() - hoursAgo * 3_600_000);
         const settledAt = status === 'queued' ? null : new Date(createdAt.getTime() + latencyMs);
         return operations.insert(
           dataSource.manager,
-          newOperationEntity(account.id, mint, { status, createdAt, settledAt }),
+          newOperationEntity(account.id, mint, { status, createdAt, settledAt, network }),
         );
       };
       await Promise.all([
@@ -218,6 +226,9 @@ describe('dashboard in a real browser', () => {
         at(3, 'failed', 500),
         at(5, 'confirmed', 2_500),
         at(50, 'confirmed', 4_000),
+        // Pending now though outside the day's chart (and, the second, the week's too).
+        at(30, 'queued'),
+        at(200, 'queued', 0, 'solana'),
       ]);
     } finally {
       await dataSource.destroy();
@@ -238,13 +249,20 @@ describe('dashboard in a real browser', () => {
     expect(await page.locator('#usage-latency').textContent()).toBe(
       'Time to confirmation (3 confirmed): p50 1.2 s, p90 2.2 s, p99 2.5 s.',
     );
+    const pendingNow = page.locator('#usage-pending');
+    expect(await pendingNow.textContent()).toBe('3 pending now');
+    expect(await pendingNow.getAttribute('class')).toBe('badge pending');
+    expect(await page.locator('#usage-pending-split').textContent()).toBe('(base 2, solana 1)');
     mkdirSync(RESULTS, { recursive: true });
     await page.locator('#usage-chart').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(RESULTS, 'dashboard-usage-day.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Last week' }).click();
-    await page.locator('#usage-chart svg[aria-label*="last week: 4 confirmed"]').waitFor();
+    await page
+      .locator('#usage-chart svg[aria-label*="last week: 4 confirmed, 1 failed, 2 pending"]')
+      .waitFor();
     expect(await page.locator('#usage-chart g.bar').count()).toBe(168);
+    expect(await pendingNow.textContent()).toBe('3 pending now');
     expect(await page.getByRole('button', { name: 'Last week' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
@@ -280,7 +298,7 @@ describe('dashboard in a real browser', () => {
     await page.reload();
     const rows = page.locator('#ops-body tr');
     await rows.first().waitFor();
-    expect(await rows.count()).toBe(7);
+    expect(await rows.count()).toBe(9);
 
     await page.getByLabel('Status').selectOption('failed');
     await page.locator('#ops-body tr:only-child').waitFor();

@@ -94,11 +94,49 @@ describe('GET /account/usage', () => {
     expect(solana.confirmation_latency_ms.p50).toBe(2_000);
   });
 
+  it('counts the operations pending now whatever their age, by network, apart from the window', async () => {
+    const { accountId, api } = await accountWithKey('usage-pending');
+    const other = await accountWithKey('usage-pending-other');
+    await operationAt(accountId, 0, 'queued');
+    await operationAt(accountId, 1, 'confirmed');
+    await operationAt(accountId, 3, 'failed');
+    await operationAt(accountId, 30, 'signed', { nonce: 7n }); // a day ago: only in the week
+    await operationAt(accountId, 400, 'submitted', { network: 'solana' }); // older than a week
+    await operationAt(accountId, 400, 'confirmed', { network: 'solana' });
+    await operationAt(other.accountId, 0, 'queued');
+    await operationAt(other.accountId, 0, 'submitted', { network: 'solana' });
+
+    const day = (await api.get('/account/usage')).body.data;
+    expect(day.totals).toEqual({ confirmed: 1, failed: 1, pending: 1 });
+    expect(day.pending_now).toEqual({ total: 3, by_network: { base: 2, solana: 1 } });
+    const week = (await api.get('/account/usage?window=week')).body.data;
+    expect(week.totals.pending).toBe(2);
+    expect(week.pending_now).toEqual(day.pending_now);
+
+    const solana = (await api.get('/account/usage?network=solana')).body.data;
+    expect(solana.pending_now).toEqual({ total: 1, by_network: { solana: 1 } });
+    // `evm` is the default EVM network of the configuration (base).
+    const evm = (await api.get('/account/usage?network=evm')).body.data;
+    expect(evm.pending_now).toEqual({ total: 2, by_network: { base: 2 } });
+    const polygon = (await api.get('/account/usage?network=polygon')).body.data;
+    expect(polygon.pending_now).toEqual({ total: 0, by_network: {} });
+
+    // Settling moves an operation out of the count at once, whatever window is shown.
+    await dataSource.query(
+      `UPDATE operations SET status = 'confirmed', settled_at = now()
+       WHERE account_id = $1 AND network = 'solana' AND status = 'submitted'`,
+      [accountId],
+    );
+    const settled = (await api.get('/account/usage?window=week')).body.data;
+    expect(settled.pending_now).toEqual({ total: 2, by_network: { base: 2 } });
+  });
+
   it('answers an empty account with zeros, and bad parameters with 400', async () => {
     const { api } = await accountWithKey('usage-empty');
     const empty = (await api.get('/account/usage')).body.data;
     expect(empty.totals).toEqual({ confirmed: 0, failed: 0, pending: 0 });
     expect(empty.confirmation_latency_ms).toEqual({ count: 0, p50: null, p90: null, p99: null });
+    expect(empty.pending_now).toEqual({ total: 0, by_network: {} });
 
     const bad = await api.get('/account/usage?window=month');
     expect(bad.status).toBe(400);

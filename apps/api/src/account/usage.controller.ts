@@ -22,7 +22,7 @@ export class UsageQuery {
   network?: Network;
 }
 
-/** The account's usage chart: operations per hour by status, and confirmation latency. */
+/** The account's usage chart: operations per hour by status, confirmation latency, pending now. */
 @ApiTags('account')
 @Controller('account')
 export class UsageController {
@@ -36,7 +36,7 @@ export class UsageController {
   @ApiKeyOrSessionAuth()
   @Get('usage')
   @ApiEnvelope(
-    'Operations per hour (UTC) over the last day or week by status now, and acceptance-to-confirmation latency percentiles',
+    'Operations per hour (UTC) over the last day or week by status now, acceptance-to-confirmation latency percentiles, and the operations pending now whatever their age (by network)',
     USAGE_VIEW,
     [400, 401],
   )

@@ -27,4 +27,12 @@ export const USAGE_VIEW = viewSchema<UsageView>('UsageView', {
     p90: milliseconds,
     p99: milliseconds,
   }),
+  pending_now: strictObject({
+    total: integer,
+    by_network: {
+      type: 'object',
+      description: 'Network name to its pending count; networks without any are left out',
+      additionalProperties: integer,
+    },
+  }),
 });

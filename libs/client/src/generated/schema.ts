@@ -971,6 +971,13 @@ export interface components {
                 p90: number | null;
                 p99: number | null;
             };
+            pending_now: {
+                total: number;
+                /** @description Network name to its pending count; networks without any are left out */
+                by_network: {
+                    [key: string]: number;
+                };
+            };
         };
         AuditEntryView: {
             seq: number;
@@ -2485,7 +2492,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Operations per hour (UTC) over the last day or week by status now, and acceptance-to-confirmation latency percentiles */
+            /** @description Operations per hour (UTC) over the last day or week by status now, acceptance-to-confirmation latency percentiles, and the operations pending now whatever their age (by network) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,7 @@ import { Webhooks1765400000000 } from './1765400000000-webhooks.migration';
 import { OperationEventsIndex1765600000000 } from './1765600000000-operation-events-index.migration';
 import { ItemOperationsIndex1765610000000 } from './1765610000000-item-operations-index.migration';
 import { EventDeliveriesIndex1765620000000 } from './1765620000000-event-deliveries-index.migration';
+import { AccountPendingIndex1765800000000 } from './1765800000000-account-pending-index.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   OperationEventsIndex1765600000000,
   ItemOperationsIndex1765610000000,
   EventDeliveriesIndex1765620000000,
+  AccountPendingIndex1765800000000,
 ];

@@ -19,13 +19,22 @@ export interface ConfirmationLatency {
   p99: number | null;
 }
 
+/** How many of an account's operations on one network are not settled yet, whatever their age. */
+export interface PendingOperationCount {
+  network: ConcreteNetwork;
+  pending: number;
+}
+
 export interface UsageWindow {
   accountId: string;
   from: Date;
   network?: ConcreteNetwork;
 }
 
-/** Aggregates of an account's operations for its usage chart, read along (account, created_at). */
+/**
+ * Aggregates of an account's operations for its usage chart, read along (account, created_at),
+ * and its operations pending now, read along the partial index of unsettled ones.
+ */
 @Injectable()
 export class OperationUsageRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -49,6 +58,27 @@ export class OperationUsageRepository {
       failed: Number(row.failed),
       pending: Number(row.pending),
     }));
+  }
+
+  /**
+   * The account's unsettled operations now (queued, signed or submitted; UNSETTLED_STATUSES),
+   * whatever their age, by network, networks without any left out. The status list is spelled
+   * out as in operations_account_pending_idx's predicate, so the planner can read that small
+   * index instead of every operation the account ever had.
+   */
+  async pendingByNetwork(
+    accountId: string,
+    network?: ConcreteNetwork,
+  ): Promise<PendingOperationCount[]> {
+    const rows: { network: ConcreteNetwork; pending: string }[] = await this.dataSource.query(
+      `SELECT network, count(*) AS pending
+       FROM operations
+       WHERE account_id = $1 AND status IN ('queued', 'signed', 'submitted')
+         AND ($2::text IS NULL OR network = $2)
+       GROUP BY network ORDER BY network`,
+      [accountId, network ?? null],
+    );
+    return rows.map((row) => ({ network: row.network, pending: Number(row.pending) }));
   }
 
   async confirmationLatency(window: UsageWindow): Promise<ConfirmationLatency> {

@@ -4,6 +4,7 @@ import {
   OperationUsageRepository,
   type ConfirmationLatency,
   type HourlyOperationCounts,
+  type PendingOperationCount,
 } from '@app/database';
 
 export type UsageWindowName = 'day' | 'week';
@@ -21,9 +22,23 @@ export interface UsageView {
   hours: { hour: string; confirmed: number; failed: number; pending: number }[];
   totals: { confirmed: number; failed: number; pending: number };
   confirmation_latency_ms: ConfirmationLatency;
+  /**
+   * The operations not settled yet (queued, signed or submitted) at the moment of the reading,
+   * whatever their age: unlike `totals.pending`, not bounded by the window.
+   */
+  pending_now: PendingNow;
 }
 
-/** The account's usage at a glance: operations per hour by status, and confirmation latency. */
+export interface PendingNow {
+  total: number;
+  /** Only the networks with pending operations. */
+  by_network: Partial<Record<ConcreteNetwork, number>>;
+}
+
+/**
+ * The account's usage at a glance: operations per hour by status, confirmation latency, and the
+ * operations pending now.
+ */
 @Injectable()
 export class UsageReader {
   constructor(private readonly usage: OperationUsageRepository) {}
@@ -39,9 +54,10 @@ export class UsageReader {
       Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hourCount - 1) * HOUR_MS,
     );
     const query = { accountId, from, network };
-    const [counted, latency] = await Promise.all([
+    const [counted, latency, pending] = await Promise.all([
       this.usage.hourlyCounts(query),
       this.usage.confirmationLatency(query),
+      this.usage.pendingByNetwork(accountId, network),
     ]);
     const hours = fillHours(from, hourCount, counted);
     const totals = { confirmed: 0, failed: 0, pending: 0 };
@@ -58,8 +74,19 @@ export class UsageReader {
       hours,
       totals,
       confirmation_latency_ms: latency,
+      pending_now: pendingNow(pending),
     };
   }
+}
+
+function pendingNow(counts: PendingOperationCount[]): PendingNow {
+  const byNetwork: PendingNow['by_network'] = {};
+  let total = 0;
+  for (const { network, pending } of counts) {
+    byNetwork[network] = pending;
+    total += pending;
+  }
+  return { total, by_network: byNetwork };
 }
 
 /** Every hour from `from`, with the counted ones filled in and the others zero. */

@@ -24,7 +24,7 @@ import {
 import { loadAssets, setUpAssets } from './assets.js';
 import { explorerLink, loadExplorers } from './explorer.js';
 import { operationDetail } from './operation-detail.js';
-import { latencySummary, usageChart } from './usage-chart.js';
+import { latencySummary, pendingNowSummary, usageChart } from './usage-chart.js';
 import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
 
 /**
@@ -405,11 +405,21 @@ async function loadUsage() {
     const usage = /** @type {Usage} */ (await api('GET', `/account/usage?window=${usageWindow}`));
     figure.replaceChildren(usageChart(usage));
     $('usage-latency').textContent = latencySummary(usage.confirmation_latency_ms);
+    showPendingNow(usage.pending_now);
   } catch (error) {
     if (!sessionEnded(error)) showError('usage-error', error);
   } finally {
     figure.setAttribute('aria-busy', 'false');
   }
+}
+
+/** @param {import('./usage-chart.js').PendingNow} pending */
+function showPendingNow(pending) {
+  const { count, split } = pendingNowSummary(pending);
+  const badge = $('usage-pending');
+  badge.textContent = count;
+  badge.className = pending.total > 0 ? 'badge pending' : 'badge';
+  $('usage-pending-split').textContent = split;
 }
 
 /** @param {'day' | 'week'} window */

@@ -5,9 +5,10 @@
 /**
  * @typedef {{ hour: string, confirmed: number, failed: number, pending: number }} UsageHour
  * @typedef {{ count: number, p50: number | null, p90: number | null, p99: number | null }} Latency
+ * @typedef {{ total: number, by_network: Record<string, number> }} PendingNow
  * @typedef {{ window: 'day' | 'week', hours: UsageHour[],
  *   totals: { confirmed: number, failed: number, pending: number },
- *   confirmation_latency_ms: Latency }} Usage
+ *   confirmation_latency_ms: Latency, pending_now: PendingNow }} Usage
  */
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -109,4 +110,19 @@ export function latencySummary(latency) {
     `Time to confirmation (${latency.count} confirmed): p50 ${duration(latency.p50)}, ` +
     `p90 ${duration(latency.p90)}, p99 ${duration(latency.p99)}.`
   );
+}
+
+/**
+ * The operations pending now, whatever their age (unlike the chart, not bounded by the window):
+ * the count, and its split by network, busiest first.
+ * @param {PendingNow} pending
+ * @returns {{ count: string, split: string }}
+ */
+export function pendingNowSummary(pending) {
+  if (pending.total === 0) return { count: 'Nothing pending now', split: '' };
+  const split = Object.entries(pending.by_network)
+    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+    .map(([network, count]) => `${network} ${count}`)
+    .join(', ');
+  return { count: `${pending.total} pending now`, split: `(${split})` };
 }

@@ -13,9 +13,12 @@ export interface OperationJobData {
   requestId?: string;
 }
 
-/** One queue per network, so workers can be pinned to networks (WORKER_NETWORKS). */
-export function operationQueueName(network: ConcreteNetwork): string {
-  return `operations-${network}`;
+/**
+ * Queues per network (WORKER_NETWORKS pins workers to networks), each network split into
+ * QUEUE_SHARDS shards by signer (`queueShardOf`), so that one worker at a time serves a wallet.
+ */
+export function operationQueueName(network: ConcreteNetwork, shard: number): string {
+  return `operations-${network}-${shard}`;
 }
 
 /** Channel on which the worker announces that an operation settled (confirmed or failed). */

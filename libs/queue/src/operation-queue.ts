@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
+import { queueShardOf } from './queue-shard';
 import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
@@ -21,10 +22,14 @@ export function operationRetryDelay(attemptsMade: number): number {
   return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
 }
 
-/** The producer side: puts operation ids on their network's queue. */
+/**
+ * The producer side: puts operation ids on their queue, the shard of their network that their
+ * signer's operations all go to (so one worker at a time serves a wallet).
+ */
 @Injectable()
 export class OperationQueue implements OnApplicationShutdown {
-  private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
+  /** By queue name. */
+  private readonly queues = new Map<string, Queue<OperationJobData>>();
   private connection?: Redis;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
@@ -33,8 +38,12 @@ export class OperationQueue implements OnApplicationShutdown {
    * Puts the operation's job on its queue, or fails within REDIS_TIMEOUT_MS (Redis away, or
    * still connecting): the caller keeps the operation in Postgres for the reconciler.
    */
-  async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
-    const added = this.queue(operation.network).add(
+  async enqueue(operation: {
+    id: string;
+    network: ConcreteNetwork;
+    signer: string;
+  }): Promise<void> {
+    const added = this.queueOf(operation).add(
       EXECUTE_OPERATION,
       { operationId: operation.id, requestId: LogContext.current()?.requestId },
       { ...JOB_OPTIONS, jobId: operation.id },
@@ -42,8 +51,21 @@ export class OperationQueue implements OnApplicationShutdown {
     await redisDeadline(added, this.config.queue.redisTimeoutMs, 'take the job');
   }
 
-  queue(network: ConcreteNetwork): Queue<OperationJobData> {
-    let queue = this.queues.get(network);
+  /** The queue of an operation: its network's shard of its signer. */
+  queueOf(operation: { network: ConcreteNetwork; signer: string }): Queue<OperationJobData> {
+    return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
+  }
+
+  /** Every shard queue of a network (for the admin board and the queue depth metrics). */
+  networkQueues(network: ConcreteNetwork): Queue<OperationJobData>[] {
+    return Array.from({ length: this.config.queue.shards }, (_, shard) =>
+      this.queue(network, shard),
+    );
+  }
+
+  private queue(network: ConcreteNetwork, shard: number): Queue<OperationJobData> {
+    const name = operationQueueName(network, shard);
+    let queue = this.queues.get(name);
     if (!queue) {
       queue = LogContext.outside(() => {
         // No offline queue: while Redis is away a command fails at once instead of waiting
@@ -52,12 +74,12 @@ export class OperationQueue implements OnApplicationShutdown {
           maxRetriesPerRequest: 2,
           enableOfflineQueue: false,
         });
-        return new Queue<OperationJobData>(operationQueueName(network), {
+        return new Queue<OperationJobData>(name, {
           connection: this.connection,
           prefix: this.config.queue.prefix,
         });
       });
-      this.queues.set(network, queue);
+      this.queues.set(name, queue);
     }
     return queue;
   }

@@ -22,6 +22,13 @@ export function operationRetryDelay(attemptsMade: number): number {
   return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
 }
 
+/** What the producer needs of an operation: its id (the job id), network and signer (the shard). */
+export interface QueuedOperation {
+  id: string;
+  network: ConcreteNetwork;
+  signer: string;
+}
+
 /**
  * The producer side: puts operation ids on their queue, the shard of their network that their
  * signer's operations all go to (so one worker at a time serves a wallet).
@@ -38,11 +45,7 @@ export class OperationQueue implements OnApplicationShutdown {
    * Puts the operation's job on its queue, or fails within REDIS_TIMEOUT_MS (Redis away, or
    * still connecting): the caller keeps the operation in Postgres for the reconciler.
    */
-  async enqueue(operation: {
-    id: string;
-    network: ConcreteNetwork;
-    signer: string;
-  }): Promise<void> {
+  async enqueue(operation: QueuedOperation): Promise<void> {
     const added = this.queueOf(operation).add(
       EXECUTE_OPERATION,
       { operationId: operation.id, requestId: LogContext.current()?.requestId },
@@ -52,7 +55,7 @@ export class OperationQueue implements OnApplicationShutdown {
   }
 
   /** The queue of an operation: its network's shard of its signer. */
-  queueOf(operation: { network: ConcreteNetwork; signer: string }): Queue<OperationJobData> {
+  private queueOf(operation: QueuedOperation): Queue<OperationJobData> {
     return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
   }
 

@@ -38,6 +38,8 @@ export class ShardLeaseKeeper {
   private timer?: NodeJS.Timeout;
   private round?: Promise<void>;
   private stopping = false;
+  /** Whether a round has registered this worker in Redis yet. */
+  private registered = false;
 
   constructor(
     private readonly leases: ShardLeases,
@@ -50,7 +52,7 @@ export class ShardLeaseKeeper {
     private readonly logger: KeeperLogger,
   ) {}
 
-  /** The first round (so this worker takes its shards before it reports ready), then a timer. */
+  /** A first round (shards taken while the application boots), then one every third of the TTL. */
   async start(): Promise<void> {
     await this.renewNow();
     this.schedule();
@@ -105,7 +107,7 @@ export class ShardLeaseKeeper {
 
   private async runRound(): Promise<void> {
     const held = [...this.held.values()];
-    const { live, lost } = await this.leases.renew(this.options.networks, held);
+    const { live, lost, forgotten } = await this.leases.renew(this.options.networks, held);
     for (const ref of lost) {
       const lease = this.held.get(keyOf(ref));
       if (!lease) continue;
@@ -113,7 +115,15 @@ export class ShardLeaseKeeper {
       this.logger.warn(`Lost the lease of ${ref.network} shard ${ref.shard} to another worker`);
       await this.consumer.stop(ref, false);
     }
+    const firstRound = !this.registered;
+    this.registered = true;
     if (this.stopping) return;
+    if (forgotten && !firstRound) {
+      // Redis lost its state (flushed?): the others have not re-registered yet, so the live
+      // counts are too low; taking shards now would take theirs. Wait one round.
+      this.logger.warn('Redis had forgotten this worker (flushed?): its leases taken back');
+      return;
+    }
     const taken: string[] = [];
     for (const network of this.options.networks) {
       const mine = [...this.held.values()].filter((lease) => lease.network === network);

@@ -9,18 +9,19 @@ export interface ShardRef {
 /**
  * Registers this worker as live (its score: when it stops counting, by the Redis clock, so hosts
  * need not agree on the time), drops the workers whose time has passed, and counts the rest.
+ * Returns { live workers, 1 if this worker was not in the set }.
  */
 const HEARTBEAT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+local added = redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[2]))
-return redis.call('ZCARD', KEYS[1])`;
+return { redis.call('ZCARD', KEYS[1]), added }`;
 
 /**
- * Compare-and-renew: 1 if the lease is (still, or again) this worker's, 0 if another holds it.
- * A lease that is gone (expired while nobody took it, or Redis flushed) is taken back.
+ * Compare-and-renew: 1 if the lease is still this worker's, 0 if another holds it, 2 if it was
+ * gone (expired while nobody took it, or Redis flushed) and is taken back.
  */
 const RENEW = `
 local owner = redis.call('GET', KEYS[1])
@@ -30,7 +31,7 @@ if owner == ARGV[1] then
 end
 if not owner then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
+  return 2
 end
 return 0`;
 
@@ -49,7 +50,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 type LeaseCommands = {
-  shardHeartbeat(key: string, workerId: string, ttlMs: number): Promise<number>;
+  shardHeartbeat(key: string, workerId: string, ttlMs: number): Promise<[number, number]>;
   shardRenew(key: string, workerId: string, ttlMs: number): Promise<number>;
   shardAcquire(...args: (string | number)[]): Promise<number[]>;
   shardRelease(key: string, workerId: string): Promise<number>;
@@ -88,12 +89,14 @@ export class ShardLeases {
 
   /**
    * One round trip: a heartbeat on each network and a renewal of each lease held. Returns the
-   * live workers per network (this one included) and the leases found in another's hands.
+   * live workers per network (this one included), the leases found in another's hands, and
+   * whether Redis had forgotten this worker (a heartbeat or a lease of it gone: a flush, a
+   * failover, or this worker silent past its lease).
    */
   async renew(
     networks: readonly ConcreteNetwork[],
     held: readonly ShardRef[],
-  ): Promise<{ live: Map<ConcreteNetwork, number>; lost: ShardRef[] }> {
+  ): Promise<{ live: Map<ConcreteNetwork, number>; lost: ShardRef[]; forgotten: boolean }> {
     const { workerId, ttlMs } = this.options;
     const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & {
       shardHeartbeat(key: string, workerId: string, ttlMs: number): unknown;
@@ -102,13 +105,15 @@ export class ShardLeases {
     for (const network of networks) pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs);
     for (const lease of held) pipeline.shardRenew(this.leaseKey(lease), workerId, ttlMs);
     const replies = (await pipeline.exec()) ?? [];
-    const results = replies.map(([error, result]) => {
-      if (error) throw error;
-      return Number(result);
-    });
-    const live = new Map(networks.map((network, i) => [network, results[i]]));
-    const lost = held.filter((_, i) => results[networks.length + i] === 0);
-    return { live, lost };
+    for (const [error] of replies) if (error) throw error;
+    const heartbeats = replies.slice(0, networks.length).map(([, reply]) => reply as number[]);
+    const renewals = replies.slice(networks.length).map(([, reply]) => Number(reply));
+    return {
+      live: new Map(networks.map((network, i) => [network, Number(heartbeats[i][0])])),
+      lost: held.filter((_, i) => renewals[i] === 0),
+      forgotten:
+        heartbeats.some(([, added]) => Number(added) === 1) || renewals.some((r) => r === 2),
+    };
   }
 
   /** Takes up to `count` of the given shards whose lease is free; returns those taken. */

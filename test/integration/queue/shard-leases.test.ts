@@ -64,13 +64,13 @@ describe('shard leases', () => {
 
   const label = ({ network, shard }: ShardRef) => `${network}:${shard}`;
 
-  async function startInstance(name: string): Promise<Instance> {
+  async function startInstance(name: string, ttlMs = TTL_MS): Promise<Instance> {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     const id = `${name}-${randomBytes(3).toString('hex')}`;
     const consuming = new Set<string>();
     const keeper = new ShardLeaseKeeper(
-      new ShardLeases(redis, { prefix, workerId: id, ttlMs: TTL_MS }),
-      { networks: NETWORKS, shards: SHARDS, ttlMs: TTL_MS },
+      new ShardLeases(redis, { prefix, workerId: id, ttlMs }),
+      { networks: NETWORKS, shards: SHARDS, ttlMs },
       {
         start: (ref) => {
           const shard = label(ref);
@@ -194,6 +194,33 @@ describe('shard leases', () => {
     // lapse no sooner than two thirds of it after; the others look every third of it.
     expect(takenAfter).toBeGreaterThanOrEqual((TTL_MS * 2) / 3 - 50);
     expect(takenAfter).toBeLessThan(TTL_MS + TTL_MS / 3 + 700);
+  });
+
+  it("keeps its shards through a Redis flush: no instance takes the others' meanwhile", async () => {
+    // A long lease: the rounds below are the test's, in the order it chooses, not the timers'.
+    const [a, b] = await Promise.all([startInstance('a', 60_000), startInstance('b', 60_000)]);
+    await until('a split in halves', async () => {
+      await a.keeper.renewNow();
+      await b.keeper.renewNow();
+      return evenlySplit([a, b], SHARDS / 2);
+    });
+    const before = NETWORKS.map((network) => [a.keeper.owned(network), b.keeper.owned(network)]);
+    const stopsBefore = events.filter((event) => event.what === 'stop').length;
+
+    const keys = await admin.keys(`${prefix}:*`);
+    await admin.del(...keys);
+    // a notices first and finds itself alone in the live sets, b's leases free: it must not
+    // take them before b has had a round to come back.
+    for (let round = 0; round < 3; round++) {
+      await a.keeper.renewNow();
+      await b.keeper.renewNow();
+    }
+
+    expect(NETWORKS.map((network) => [a.keeper.owned(network), b.keeper.owned(network)])).toEqual(
+      before,
+    );
+    expect(await evenlySplit([a, b], SHARDS / 2)).toBe(true);
+    expect(events.filter((event) => event.what === 'stop')).toHaveLength(stopsBefore);
   });
 
   it('stops consuming at once a shard whose lease another worker holds, and re-takes its leases after a flush', async () => {

@@ -11,6 +11,7 @@ import {
   type OperationJobData,
   type QueuedOperation,
 } from './operation-jobs';
+import { queueShardOf } from './queue-shard';
 import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
@@ -28,10 +29,14 @@ export function operationRetryDelay(attemptsMade: number): number {
   return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
 }
 
-/** The producer side: puts operation ids on their network's queue. */
+/**
+ * The producer side: puts operation ids on their queue, the shard of their network that their
+ * signer's operations all go to (so one worker at a time serves a wallet).
+ */
 @Injectable()
 export class OperationQueue implements OnApplicationShutdown {
-  private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
+  /** By queue name. */
+  private readonly queues = new Map<string, Queue<OperationJobData>>();
   private connection?: Redis;
   private accountBacklog?: AccountBacklog;
 
@@ -46,8 +51,9 @@ export class OperationQueue implements OnApplicationShutdown {
     await redisDeadline(this.add(operation), this.config.queue.redisTimeoutMs, 'take the job');
   }
 
-  private async add({ id, network, accountId }: QueuedOperation): Promise<void> {
-    const queue = this.queue(network);
+  private async add(operation: QueuedOperation): Promise<void> {
+    const { id, network, accountId } = operation;
+    const queue = this.queueOf(operation);
     // Without an offline queue, a command sent before the connection is up fails at once.
     await queue.waitUntilReady();
     const pending = await this.backlog().register(network, accountId, id);
@@ -64,17 +70,30 @@ export class OperationQueue implements OnApplicationShutdown {
     return this.accountBacklog;
   }
 
-  queue(network: ConcreteNetwork): Queue<OperationJobData> {
-    let queue = this.queues.get(network);
+  /** The queue of an operation: its network's shard of its signer. */
+  private queueOf(operation: QueuedOperation): Queue<OperationJobData> {
+    return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
+  }
+
+  /** Every shard queue of a network (for the admin board and the queue depth metrics). */
+  networkQueues(network: ConcreteNetwork): Queue<OperationJobData>[] {
+    return Array.from({ length: this.config.queue.shards }, (_, shard) =>
+      this.queue(network, shard),
+    );
+  }
+
+  private queue(network: ConcreteNetwork, shard: number): Queue<OperationJobData> {
+    const name = operationQueueName(network, shard);
+    let queue = this.queues.get(name);
     if (!queue) {
       queue = LogContext.outside(
         () =>
-          new Queue<OperationJobData>(operationQueueName(network), {
+          new Queue<OperationJobData>(name, {
             connection: this.connect(),
             prefix: this.config.queue.prefix,
           }),
       );
-      this.queues.set(network, queue);
+      this.queues.set(name, queue);
     }
     return queue;
   }

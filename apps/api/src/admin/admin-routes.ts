@@ -30,7 +30,9 @@ export async function mountAdminRoutes(
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: networks.map((network) => new BullMQAdapter(queues.queue(network))),
+    queues: networks
+      .flatMap((network) => queues.networkQueues(network))
+      .map((queue) => new BullMQAdapter(queue)),
     serverAdapter: board,
   });
   const expected = Buffer.from(`${admin.user}:${admin.password}`);
@@ -46,8 +48,7 @@ export async function mountAdminRoutes(
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
     scope.get('/metrics', async (_request, reply) => {
       const depths = Promise.all(
-        networks.map(async (network) => {
-          const queue = queues.queue(network);
+        networks.flatMap(queues.networkQueues.bind(queues)).map(async (queue) => {
           const counts = await queue.getJobCounts(...QUEUE_STATES);
           for (const state of QUEUE_STATES) {
             METRICS.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);

@@ -38,10 +38,27 @@ describe('BodyValidationPipe on queries', () => {
     }
   });
 
-  it('still validates and transforms a query that says something', async () => {
+  it('answers a query it accepted before as validating it does: transformed', async () => {
+    const pipe = new BodyValidationPipe();
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await pipe.transform({ limit: '5' }, query(OptionalQuery));
+      expect(answer).toBeInstanceOf(OptionalQuery);
+      expect(answer).toStrictEqual(Object.assign(new OptionalQuery(), { limit: 5 }));
+    }
+    await expect(pipe.transform({ limit: '5' }, query(RequiredQuery))).rejects.toBeInstanceOf(
+      AppError,
+    );
+  });
+
+  it('still validates and transforms a query that says something else', async () => {
     const pipe = new BodyValidationPipe();
     await pipe.transform({}, query(OptionalQuery));
     expect(await pipe.transform({ limit: '5' }, query(OptionalQuery))).toMatchObject({ limit: 5 });
+    for (let i = 0; i < 2; i += 1) {
+      await expect(
+        pipe.transform({ limit: ['5', '6'] }, query(OptionalQuery)),
+      ).rejects.toMatchObject({ message: expect.stringContaining('limit') });
+    }
     await expect(pipe.transform({ limit: 'x' }, query(OptionalQuery))).rejects.toMatchObject({
       message: expect.stringContaining('limit'),
     });

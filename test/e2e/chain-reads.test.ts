@@ -130,6 +130,33 @@ describe('chain reads through the cache', () => {
     expect(await read(b, path)).toMatchObject({ owner: recipient, cached: false });
   });
 
+  it("shows a collection's minted count and a burned item at once, on the other instance", async () => {
+    // Both are Postgres's, kept in the collection's cache group until one of our operations on
+    // it settles: read twice on B (the second from B's cache), then changed through A.
+    const collection = await confirmed(a, '/nfts', {
+      network: 'base',
+      name: 'Counted items',
+      symbol: 'CNT',
+      description: 'A minted count read through the cache',
+      images: [IMAGE],
+    });
+    const path = `/nfts/${collection.mint_address}`;
+    for (let i = 0; i < 2; i += 1) expect(await read(b, path)).toMatchObject({ minted: '0' });
+
+    const item = await confirmed(a, `${path}/mint`, {
+      name: 'Item',
+      description: 'An item',
+      images: [IMAGE],
+    });
+    expect(await read(b, path)).toMatchObject({ minted: '1' });
+
+    const itemPath = `${path}?token_id=${item.token_id}`;
+    for (let i = 0; i < 2; i += 1) expect(await read(b, itemPath)).toMatchObject({ burned: false });
+    await confirmed(a, `${path}/burn`, { tokenId: Number(item.token_id) });
+    expect(await read(b, itemPath)).toMatchObject({ burned: true, owner: null });
+    expect(await read(b, path)).toMatchObject({ minted: '1' });
+  });
+
   it('shows a change made outside the service within the TTL, marked cached until then', async () => {
     const address = Wallet.createRandom().address;
     await read(b, `/wallets/${address}`);

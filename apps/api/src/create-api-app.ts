@@ -42,7 +42,10 @@ export async function createApiApp(
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
   hardenEdge(fastify);
-  logRequests(fastify, logger, { headers: config.log.requestHeaders });
+  logRequests(fastify, logger, {
+    headers: config.log.requestHeaders,
+    redactPaths: config.log.redactPaths,
+  });
   recordRequestMetrics(fastify);
   closeConnectionsWhileDraining(fastify, app.get(ShutdownDrain));
   app.enableShutdownHooks();

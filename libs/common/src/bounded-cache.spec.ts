@@ -12,4 +12,18 @@ describe('BoundedCache', () => {
     expect(await cache.getOrLoad('a', () => load('A2'))).toBe('A2');
     expect(load).toHaveBeenCalledTimes(5);
   });
+
+  it('keeps only the values its caller calls final', async () => {
+    const cache = new BoundedCache<{ status: string }>();
+    const settled = (value: { status: string }) => value.status === 'confirmed';
+    const load = jest
+      .fn<Promise<{ status: string }>, []>()
+      .mockResolvedValueOnce({ status: 'queued' })
+      .mockResolvedValueOnce({ status: 'confirmed' })
+      .mockResolvedValueOnce({ status: 'other' });
+    expect(await cache.getOrLoad('op', load, settled)).toEqual({ status: 'queued' });
+    expect(await cache.getOrLoad('op', load, settled)).toEqual({ status: 'confirmed' });
+    expect(await cache.getOrLoad('op', load, settled)).toEqual({ status: 'confirmed' });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
 });

@@ -108,6 +108,47 @@ describe('rate limits per API key, shared by every API instance', () => {
     expect(dashboard.headers.get('ratelimit-limit')).toBeNull();
   });
 
+  describe('with a limit large enough to lease (1% of it per grant)', () => {
+    const LARGE = { RATE_LIMIT_REQUESTS: '300', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    let leasing: NestFastifyApplication[] = [];
+    let c: HttpClient;
+    let d: HttpClient;
+
+    beforeAll(async () => {
+      let clients: HttpClient[];
+      ({ apps: leasing, clients } = await startApiInstances(services, 2, LARGE));
+      [c, d] = clients;
+    });
+
+    afterAll(async () => {
+      await Promise.all(leasing.map((app) => app.close()));
+    });
+
+    it('never lets more than the limit through two instances, and refuses on both after', async () => {
+      const key = await newKey();
+      // A read of an operation that is not there: counted like any request, and quick.
+      const read = (http: HttpClient) =>
+        http.get('/operations/0195f0e4-0000-7000-8000-000000000000', { 'api-key': key });
+      const statuses: number[] = [];
+      for (let i = 0; i < 320; i += 1) {
+        const batch = await Promise.all([read(c), read(d), read(c), read(d)]);
+        statuses.push(...batch.map((r) => r.status));
+        if (batch.every((r) => r.status === 429)) break;
+      }
+      const served = statuses.filter((status) => status === 404).length;
+      expect(statuses.filter((status) => status !== 404 && status !== 429)).toEqual([]);
+      // Leases of 3: at most one per instance left unused when the window's limit is spent.
+      expect(served).toBeLessThanOrEqual(300);
+      expect(served).toBeGreaterThanOrEqual(300 - 2 * 3);
+      for (const http of [c, d]) {
+        const refused = await read(http);
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+    });
+  });
+
   describe('when Redis cannot be reached', () => {
     let app: NestFastifyApplication;
     let http: HttpClient;

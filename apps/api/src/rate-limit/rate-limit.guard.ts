@@ -28,7 +28,7 @@ export class RateLimitGuard implements CanActivate {
     const { apiKeyId, accountId, method } = http.getRequest<AuthenticatedRequest>();
     if (!apiKeyId || !accountId) return true;
 
-    const perKey = await this.limiter.consume(`key:${apiKeyId}`, this.config.rateLimit);
+    const perKey = await this.limiter.consumeLeased(`key:${apiKeyId}`, this.config.rateLimit);
     if (perKey && !perKey.allowed) {
       const { requests, windowSeconds } = this.config.rateLimit;
       throw tooManyRequests(

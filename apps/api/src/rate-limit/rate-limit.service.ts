@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
 import { REDIS, redisDeadline } from '@app/queue';
+import { LeasedCounter, type LeaseGrant } from './leased-counter';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -48,6 +49,37 @@ end
 return 0
 `);
 
+/**
+ * Grants up to ARGV[3] requests of the window at once (a lease, see LeasedCounter): no more than
+ * the limit (ARGV[2]) leaves, counted before any is used. Timed like CONSUME; a spent window
+ * grants 0 and counts nothing. Replies { granted, count, ttl }.
+ */
+const LEASE = new RedisScript(`
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local grant = math.min(tonumber(ARGV[3]), tonumber(ARGV[2]) - count)
+if grant > 0 then
+  count = redis.call('INCRBY', KEYS[1], grant)
+else
+  grant = 0
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -1 or (ttl == -2 and grant > 0) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+elseif ttl < 0 then
+  ttl = tonumber(ARGV[1])
+end
+return { grant, count, ttl }
+`);
+
+/**
+ * The share of a limit one instance leases at once. A leased request not used is lost to the
+ * window (refused to the other instances until it ends): one percent of the limit per instance
+ * at most. Below LEASE_MIN a request is counted in Redis by itself, exactly as before.
+ */
+const LEASE_SHARE = 0.01;
+const LEASE_MIN = 2;
+
 /** A slow Redis must not slow every API call: past this the request goes through unlimited. */
 const COUNT_TIMEOUT_MS = 500;
 const WARN_EVERY_MS = 30_000;
@@ -62,6 +94,9 @@ const LIVE_STATUSES = new Set(['ready', 'connect', 'connecting']);
 export class RateLimitService {
   private readonly logger = new Logger('RateLimit');
   private readonly keyPrefix: string;
+  private readonly leased = new LeasedCounter((bucket, rule, size) =>
+    this.lease(bucket, rule, size),
+  );
   private lastWarning = 0;
 
   constructor(
@@ -95,12 +130,38 @@ export class RateLimitService {
     }
   }
 
+  /**
+   * Counts one request like `consume`, from a lease of the limit when the limit is large enough
+   * (LEASE_SHARE of it at least LEASE_MIN): no Redis round trip for most requests of a busy key.
+   * The limit holds across instances; what differs is in LeasedCounter. Not for a bucket that
+   * is refunded: a refund gives back to Redis what a lease may still hold.
+   */
+  async consumeLeased(bucket: string, rule: RateRule): Promise<RateLimitDecision | null> {
+    const size = Math.floor(rule.requests * LEASE_SHARE);
+    if (size < LEASE_MIN) return this.consume(bucket, rule);
+    return this.leased.consume(bucket, rule, size);
+  }
+
   /** Takes back one counted request (e.g. a sign-in that succeeded); best effort. */
   async refund(bucket: string): Promise<void> {
     try {
       await this.run(REFUND, bucket);
     } catch (error) {
       this.warn(error);
+    }
+  }
+
+  private async lease(bucket: string, rule: RateRule, size: number): Promise<LeaseGrant | null> {
+    try {
+      const reply = await this.run(LEASE, bucket, rule.windowSeconds * 1000, rule.requests, size);
+      if (!Array.isArray(reply) || reply.length !== 3) {
+        throw new Error(`unexpected rate limit lease reply ${JSON.stringify(reply)}`);
+      }
+      const [granted, count, ttlMs] = reply.map(Number);
+      return { granted, count, ttlMs };
+    } catch (error) {
+      this.warn(error);
+      return null;
     }
   }
 

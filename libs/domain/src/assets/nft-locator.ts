@@ -13,6 +13,12 @@ export interface NftTarget {
   item: NftItemEntity | null;
 }
 
+/** Where the locator reads an item of a collection: Postgres unless a reader caches it. */
+export type ItemFinder = (
+  collection: AssetEntity,
+  tokenId: string,
+) => Promise<NftItemEntity | null>;
+
 /**
  * What an NFT path names, by the addressing rules of its chain family (contract, "NFT
  * transfer"): on EVM a collection's contract, with `token_id` one of its items; on Solana a
@@ -35,15 +41,16 @@ export class NftLocator {
     tokenId: string | undefined,
     field: string,
     network: Network | undefined,
+    findItem: ItemFinder = (collection, id) => this.assets.findItem(collection.id, id),
   ): Promise<NftTarget> {
     if (this.locator.pathAddress(address, network).family === 'solana') {
-      return this.solanaTarget(accountId, address, tokenId, field, network);
+      return this.solanaTarget(accountId, address, tokenId, field, network, findItem);
     }
     const found = await this.locator.ownAsset(accountId, 'collection', address, network);
     if (tokenId === undefined)
       return { network: found.network, collection: found.asset, item: null };
     checkEvmTokenId(tokenId, field);
-    const item = await this.assets.findItem(found.asset.id, tokenId);
+    const item = await findItem(found.asset, tokenId);
     if (!item) throw AppError.notFound(`No token ${tokenId} in collection ${found.asset.address}.`);
     return { network: found.network, collection: found.asset, item };
   }
@@ -54,6 +61,7 @@ export class NftLocator {
     tokenId: string | undefined,
     field: string,
     network: Network | undefined,
+    findItem: ItemFinder,
   ): Promise<NftTarget> {
     const itemMint = tokenId === undefined ? undefined : this.solanaItemId(tokenId, field);
     const collection = await this.locator
@@ -65,7 +73,7 @@ export class NftLocator {
     if (collection) {
       if (itemMint === undefined)
         return { network: collection.network, collection: collection.asset, item: null };
-      const item = await this.assets.findItem(collection.asset.id, itemMint);
+      const item = await findItem(collection.asset, itemMint);
       if (!item) throw AppError.notFound(`No item ${itemMint} in collection ${address}.`);
       return { network: collection.network, collection: collection.asset, item };
     }

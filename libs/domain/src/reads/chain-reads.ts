@@ -30,7 +30,8 @@ export interface SolanaItemState {
  * one cache per process. The cache keeps values only once this process hears the settlement
  * channel, so that one of our operations settling drops what it changed on every API instance
  * at once; a change made outside the service shows within CHAIN_READ_CACHE_TTL_MS. An RPC that
- * does not answer is a 502.
+ * does not answer is a 502. The same cache keeps what Postgres holds of an asset that only our
+ * own settlements change (`settledState`).
  */
 @Injectable()
 export class ChainReads {
@@ -97,6 +98,24 @@ export class ChainReads {
     return this.read(network, key, live, () =>
       this.chains.adapter(network.family).getNativeBalance(network, address),
     );
+  }
+
+  /**
+   * What Postgres holds of an asset that changes only when one of our operations on it
+   * settles (a collection's minted count, an item's row: written in the statement that
+   * confirms the operation): kept in the asset's group, so that the settlement drops it on
+   * every instance, by the chain reads' rules (the TTL bounds a lost message; `live` reads
+   * now). Its errors are the database's own, not a 502.
+   */
+  async settledState<T>(
+    asset: { network: string; address: string },
+    read: string,
+    live: boolean,
+    load: () => Promise<T>,
+  ): Promise<T> {
+    this.hearSettlements();
+    const key = { group: groupOf(asset, asset.address), read: `db|${read}` };
+    return (await this.cache.read(key, load, live)).value;
   }
 
   /** Drops what a settled operation may have changed (its network's assets and balances). */

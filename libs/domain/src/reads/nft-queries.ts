@@ -25,7 +25,9 @@ export interface ItemRead {
 
 /**
  * NFT reads: what the service wrote (names, metadata, minted counts, max supply) from
- * Postgres; an item's current owner from its chain, through ChainReads' cache.
+ * Postgres; an item's current owner from its chain, through ChainReads' cache. The minted
+ * count and the item rows change only when one of our operations on the collection settles:
+ * they are kept in that cache too (ChainReads.settledState).
  */
 @Injectable()
 export class NftQueries {
@@ -42,14 +44,23 @@ export class NftQueries {
     network: Network | undefined,
     live: boolean,
   ): Promise<CollectionRead | ItemRead> {
-    const found = await this.nfts.find(accountId, address, tokenId, 'token_id', network);
+    const found = await this.nfts.find(
+      accountId,
+      address,
+      tokenId,
+      'token_id',
+      network,
+      (collection, id) =>
+        this.chainReads.settledState(collection, `item|${id}`, live, () =>
+          this.assets.findItem(collection.id, id),
+        ),
+    );
     const { collection, item } = found;
     if (!item) {
-      return {
-        type: 'collection',
-        collection,
-        minted: await this.assets.countItems(collection.id),
-      };
+      const minted = await this.chainReads.settledState(collection, 'minted', live, () =>
+        this.assets.countItems(collection.id),
+      );
+      return { type: 'collection', collection, minted };
     }
     if (item.burned)
       return { type: 'item', collection, item, burned: true, owner: null, chain: null };

@@ -5,6 +5,7 @@ import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/cha
 import {
   CreatedWalletRepository,
   ManagedWalletRepository,
+  type CreatedWalletEntity,
   type ManagedWalletEntity,
 } from '@app/database';
 import { readPathAddress } from '../assets/path-address';
@@ -28,6 +29,8 @@ export interface WalletRead {
 export class WalletQueries {
   /** An account's managed wallet of a family never changes once made. */
   private readonly managedWallets = new BoundedCache<ManagedWalletEntity>();
+  /** Nor does a wallet made by POST /wallets (an address not made yet is asked every time). */
+  private readonly createdWallets = new BoundedCache<CreatedWalletEntity>();
 
   constructor(
     private readonly networks: NetworkRegistry,
@@ -48,21 +51,33 @@ export class WalletQueries {
     live: boolean,
   ): Promise<WalletRead> {
     const { definition, canonical } = this.locate(address, network);
-    const [balance, managed, created] = await Promise.all([
+    const [balance, made] = await Promise.all([
       this.chainReads.nativeBalance(definition, canonical, live),
-      this.managedWallets.getOrLoad(`${accountId}|${definition.family}`, () =>
-        this.managed.findForAccount(accountId, definition.family),
-      ),
-      this.created.findForAccount(accountId, canonical),
+      this.madeBy(accountId, definition.family, canonical),
     ]);
-    const isManaged = managed?.address === canonical;
     return {
       network: definition,
       address: canonical,
       balance,
-      managed: isManaged,
-      createdAt: isManaged ? managed.createdAt : created?.createdAt,
+      managed: made.managed,
+      createdAt: made.createdAt,
     };
+  }
+
+  /** Whether the service made the address for the account: its managed wallet, or by POST. */
+  private async madeBy(
+    accountId: string,
+    family: NetworkDefinition['family'],
+    address: string,
+  ): Promise<{ managed: boolean; createdAt?: Date }> {
+    const managed = await this.managedWallets.getOrLoad(`${accountId}|${family}`, () =>
+      this.managed.findForAccount(accountId, family),
+    );
+    if (managed?.address === address) return { managed: true, createdAt: managed.createdAt };
+    const created = await this.createdWallets.getOrLoad(`${accountId}|${address}`, () =>
+      this.created.findForAccount(accountId, address),
+    );
+    return { managed: false, createdAt: created?.createdAt };
   }
 
   private locate(

@@ -127,63 +127,48 @@ export class EvmOperationExecutor {
       this.config.evm.replaceAfterMs,
     );
     while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-      const landed = await this.landedVersion(network, hashes);
-      if (landed) return landed;
+      // Watched before the receipt is asked for: a block mined in between is not missed.
+      const watch = this.inclusion.watch(network, hashes);
+      try {
+        const landed = await this.landedVersion(network, hashes);
+        if (landed) return landed;
 
-      if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
-        waitingSince = Date.now();
-        const replaced = await this.replace(network, operation);
-        if (replaced === 'moved-on') {
-          operation = await this.reload(operation.id);
-          if (operation.status !== 'signed' && operation.status !== 'submitted') {
-            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+        if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
+          waitingSince = Date.now();
+          const replaced = await this.replace(network, operation);
+          if (replaced === 'moved-on') {
+            operation = await this.reload(operation.id);
+            if (operation.status !== 'signed' && operation.status !== 'submitted') {
+              throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+            }
+            hashes = await this.versionsOf(operation);
+            continue;
           }
-          hashes = await this.versionsOf(operation);
-          continue;
+          if (replaced) {
+            operation = replaced;
+            hashes = [...hashes, replaced.txHash!];
+            lastSent = 0;
+            continue; // watch the new version too before sending it
+          }
         }
-        if (replaced) {
-          operation = replaced;
-          hashes = [...hashes, replaced.txHash!];
-          lastSent = 0;
-        }
-      }
 
-      if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
-        const result = await this.evm.broadcast(network, operation.signedTx!);
-        lastSent = Date.now();
-        if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
-        if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
-          const landedNow = await this.landedVersion(network, hashes);
-          if (landedNow) return landedNow;
-          throw new ReplacedTransaction();
+        if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
+          const result = await this.evm.broadcast(network, operation.signedTx!);
+          lastSent = Date.now();
+          if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
+          if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
+            const landedNow = await this.landedVersion(network, hashes);
+            if (landedNow) return landedNow;
+            throw new ReplacedTransaction();
+          }
+          // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
         }
-        // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
+        await watch.wait(wakeMs);
+      } finally {
+        watch.cancel();
       }
-      const found = await this.waitForInclusion(network, hashes, wakeMs);
-      if (found) return found;
     }
     throw new RetryLater(`No receipt for ${operation.txHash} yet`);
-  }
-
-  /**
-   * Waits until the network's block scan sees one of the versions mined, or `maxMs`. Watched
-   * only once a first look found no receipt (on a chain that mines at once there is nothing to
-   * watch), so it looks once more after watching: a block mined in between is not missed.
-   */
-  private async waitForInclusion(
-    network: EvmNetworkDefinition,
-    hashes: string[],
-    maxMs: number,
-  ): Promise<Landed | null> {
-    const watch = this.inclusion.watch(network, hashes);
-    try {
-      const landed = await this.landedVersion(network, hashes);
-      if (landed) return landed;
-      await watch.wait(maxMs);
-      return null;
-    } finally {
-      watch.cancel();
-    }
   }
 
   /**

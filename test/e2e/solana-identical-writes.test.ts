@@ -36,8 +36,7 @@ let token: string;
 let collection: string;
 
 beforeAll(async () => {
-  // Three workers, as scaled out: the wallet's shard is one worker's, the others stand by.
-  stack = await startServiceStack({ workers: 3, env: { RATE_LIMIT_REQUESTS: '100000' } });
+  stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '100000' } });
   connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
   api = (await newAccountClient(stack.http)).api;
   const [tokenCreated, collectionCreated] = await Promise.all([

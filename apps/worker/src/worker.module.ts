@@ -4,7 +4,7 @@ import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
-import { MetricsServer } from './metrics-server';
+import { MetricsServer } from './processors/metrics.server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './processors/reconciler.loop';
 import { WebhooksProcessor } from './processors/webhooks.processor';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { metricsRegistry } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AccountBacklog, refreshAccountGauges } from '@app/queue';
-import { workerNetworks } from './worker-networks';
+import { workerNetworks } from '../worker-networks';
 
 /** The worker's Prometheus metrics on their own port (WORKER_METRICS_PORT), off when unset. */
 @Injectable()

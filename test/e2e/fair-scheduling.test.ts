@@ -19,8 +19,7 @@ describe('fair scheduling between accounts', () => {
 
   beforeAll(async () => {
     stack = await startServiceStack({
-      // One shard: the two accounts' wallets meet on one queue, whatever their hashes.
-      env: { RATE_LIMIT_REQUESTS: '1000000', QUEUE_SHARDS: '1' },
+      env: { RATE_LIMIT_REQUESTS: '1000000' },
       workerEnv: { WORKER_CONCURRENCY: '4' },
     });
   });

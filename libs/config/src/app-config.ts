@@ -89,16 +89,6 @@ export interface AppConfig {
      * enqueues it once Redis is back.
      */
     redisTimeoutMs: number;
-    /**
-     * Queues per network: an operation goes to the shard of its signer's address, so one
-     * wallet's operations share a queue. API and workers must agree on it.
-     */
-    shards: number;
-    /**
-     * How long a worker's lease on a shard lasts unless renewed (every third of it): a killed
-     * worker's shards are taken over by the others within this.
-     */
-    leaseTtlMs: number;
   };
   worker: {
     /** The networks whose queues this worker takes (default: all). */

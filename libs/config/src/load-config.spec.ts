@@ -266,17 +266,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
   });
 
-  it('shards each network into 4 queues, leased for 10 s, by default', () => {
-    expect(loadConfig({}).queue).toMatchObject({ shards: 4, leaseTtlMs: 10_000 });
-    const set = loadConfig({ QUEUE_SHARDS: '64', LEASE_TTL_MS: '3000' });
-    expect(set.queue).toMatchObject({ shards: 64, leaseTtlMs: 3_000 });
-    expect(loadConfig({ QUEUE_SHARDS: '1' }).queue.shards).toBe(1);
-    for (const shards of ['0', '65', '2.5']) {
-      expect(() => loadConfig({ QUEUE_SHARDS: shards })).toThrow(/QUEUE_SHARDS must be/);
-    }
-    expect(() => loadConfig({ LEASE_TTL_MS: '10' })).toThrow(/LEASE_TTL_MS must be/);
-  });
-
   it('reads the HTTP timeouts: headers within 10 s, the whole request within 20 s', () => {
     expect(loadConfig({}).api).toMatchObject({
       headersTimeoutMs: 10_000,

@@ -135,8 +135,6 @@ export function loadConfig(env: Env): AppConfig {
     queue: {
       prefix: env.QUEUE_PREFIX || 'ais',
       redisTimeoutMs: integer('REDIS_TIMEOUT_MS', env.REDIS_TIMEOUT_MS, 1_000, 50, 60_000),
-      shards: integer('QUEUE_SHARDS', env.QUEUE_SHARDS, 4, 1, 64),
-      leaseTtlMs: integer('LEASE_TTL_MS', env.LEASE_TTL_MS, 10_000, 300, 600_000),
     },
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),

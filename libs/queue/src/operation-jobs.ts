@@ -16,20 +16,16 @@ export interface OperationJobData {
   requestId?: string;
 }
 
-/** What the producer needs of an operation: its id (the job id), network, account (its share) and signer (its shard). */
+/** What the producer needs of an operation to queue it. */
 export interface QueuedOperation {
   id: string;
   network: ConcreteNetwork;
   accountId: string;
-  signer: string;
 }
 
-/**
- * Queues per network (WORKER_NETWORKS pins workers to networks), each network split into
- * QUEUE_SHARDS shards by signer (`queueShardOf`), so that one worker at a time serves a wallet.
- */
-export function operationQueueName(network: ConcreteNetwork, shard: number): string {
-  return `operations-${network}-${shard}`;
+/** One queue per network, so workers can be pinned to networks (WORKER_NETWORKS). */
+export function operationQueueName(network: ConcreteNetwork): string {
+  return `operations-${network}`;
 }
 
 /** Channel on which the worker announces that an operation settled (confirmed or failed). */

@@ -11,7 +11,6 @@ import {
   type OperationJobData,
   type QueuedOperation,
 } from './operation-jobs';
-import { queueShardOf } from './queue-shard';
 import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
@@ -29,14 +28,10 @@ export function operationRetryDelay(attemptsMade: number): number {
   return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
 }
 
-/**
- * The producer side: puts operation ids on their queue, the shard of their network that their
- * signer's operations all go to (so one worker at a time serves a wallet).
- */
+/** The producer side: puts operation ids on their network's queue. */
 @Injectable()
 export class OperationQueue implements OnApplicationShutdown {
-  /** By queue name. */
-  private readonly queues = new Map<string, Queue<OperationJobData>>();
+  private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
   private connection?: Redis;
   private accountBacklog?: AccountBacklog;
 
@@ -51,9 +46,8 @@ export class OperationQueue implements OnApplicationShutdown {
     await redisDeadline(this.add(operation), this.config.queue.redisTimeoutMs, 'take the job');
   }
 
-  private async add(operation: QueuedOperation): Promise<void> {
-    const { id, network, accountId } = operation;
-    const queue = this.queueOf(operation);
+  private async add({ id, network, accountId }: QueuedOperation): Promise<void> {
+    const queue = this.queue(network);
     // Without an offline queue, a command sent before the connection is up fails at once.
     await queue.waitUntilReady();
     const pending = await this.backlog().register(network, accountId, id);
@@ -70,30 +64,17 @@ export class OperationQueue implements OnApplicationShutdown {
     return this.accountBacklog;
   }
 
-  /** The queue of an operation: its network's shard of its signer. */
-  private queueOf(operation: QueuedOperation): Queue<OperationJobData> {
-    return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
-  }
-
-  /** Every shard queue of a network (for the admin board and the queue depth metrics). */
-  networkQueues(network: ConcreteNetwork): Queue<OperationJobData>[] {
-    return Array.from({ length: this.config.queue.shards }, (_, shard) =>
-      this.queue(network, shard),
-    );
-  }
-
-  private queue(network: ConcreteNetwork, shard: number): Queue<OperationJobData> {
-    const name = operationQueueName(network, shard);
-    let queue = this.queues.get(name);
+  queue(network: ConcreteNetwork): Queue<OperationJobData> {
+    let queue = this.queues.get(network);
     if (!queue) {
       queue = LogContext.outside(
         () =>
-          new Queue<OperationJobData>(name, {
+          new Queue<OperationJobData>(operationQueueName(network), {
             connection: this.connect(),
             prefix: this.config.queue.prefix,
           }),
       );
-      this.queues.set(name, queue);
+      this.queues.set(network, queue);
     }
     return queue;
   }

@@ -12,24 +12,21 @@ jest.setTimeout(60_000);
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/**
- * A fresh queue prefix per test (nothing shared with other suites or tests), and one shard, so
- * that every wallet's jobs meet on one queue.
- */
+/** A fresh queue prefix per test: nothing shared with other suites or tests. */
 function setUp(env: Record<string, string> = {}) {
   const prefix = `fair-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  const config = loadConfig({ REDIS_URL, QUEUE_PREFIX: prefix, QUEUE_SHARDS: '1', ...env });
+  const config = loadConfig({ REDIS_URL, QUEUE_PREFIX: prefix, ...env });
   return { config, prefix, queue: new OperationQueue(config) };
 }
 
-/** Takes `count` jobs one at a time from base's queue, in the order BullMQ hands them out. */
+/** Takes `count` jobs one at a time from the base queue, in the order BullMQ hands them out. */
 async function takeInOrder(config: ReturnType<typeof loadConfig>, count: number) {
   const taken: OperationJobData[] = [];
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
   const worker = new Worker<OperationJobData>(
-    operationQueueName('base', 0),
+    operationQueueName('base'),
     async (job) => {
       taken.push(job.data);
       if (taken.length === count) done();
@@ -44,7 +41,7 @@ async function takeInOrder(config: ReturnType<typeof loadConfig>, count: number)
 
 const enqueueMany = async (queue: OperationQueue, accountId: string, count: number) => {
   for (let i = 0; i < count; i++) {
-    await queue.enqueue({ id: `${accountId}-${i}`, network: 'base', accountId, signer: accountId });
+    await queue.enqueue({ id: `${accountId}-${i}`, network: 'base', accountId });
   }
 };
 
@@ -82,10 +79,10 @@ describe('fair share between accounts on one queue', () => {
     const redis = new Redis(REDIS_URL);
     try {
       await enqueueMany(queue, 'A', 3);
-      await queue.enqueue({ id: 'A-0', network: 'base', accountId: 'A', signer: 'A' });
+      await queue.enqueue({ id: 'A-0', network: 'base', accountId: 'A' });
       const backlog = new AccountBacklog(redis, prefix);
       expect(await backlog.depths('base')).toEqual([{ accountId: 'A', pending: 3, inFlight: 0 }]);
-      expect(await queue.networkQueues('base')[0].count()).toBe(3);
+      expect(await queue.queue('base').count()).toBe(3);
       expect(config.queue.prefix).toBe(prefix);
     } finally {
       redis.disconnect();

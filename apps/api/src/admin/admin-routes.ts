@@ -30,9 +30,7 @@ export async function mountAdminRoutes(
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: networks
-      .flatMap((network) => queues.networkQueues(network))
-      .map((queue) => new BullMQAdapter(queue)),
+    queues: networks.map((network) => new BullMQAdapter(queues.queue(network))),
     serverAdapter: board,
   });
   const expected = Buffer.from(`${admin.user}:${admin.password}`);
@@ -48,7 +46,8 @@ export async function mountAdminRoutes(
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
     scope.get('/metrics', async (_request, reply) => {
       const depths = Promise.all(
-        networks.flatMap(queues.networkQueues.bind(queues)).map(async (queue) => {
+        networks.map(async (network) => {
+          const queue = queues.queue(network);
           const counts = await queue.getJobCounts(...QUEUE_STATES);
           for (const state of QUEUE_STATES) {
             METRICS.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);

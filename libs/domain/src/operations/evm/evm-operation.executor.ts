@@ -3,7 +3,6 @@ import type { TransactionReceipt } from 'ethers';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
-  EvmInclusionWatcher,
   decodeSigned,
   evmOutcome,
   feesJson,
@@ -19,8 +18,7 @@ import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmSendPipeline } from './evm-send-pipeline';
 
-/** The longest a wait for inclusion lasts before the receipt is checked directly again. */
-const INCLUSION_WAIT_MAX_MS = 1_000;
+const RECEIPT_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 const CONFIRM_PATIENCE_MS = 120_000;
 
 /** The version of an operation's transaction that was mined, with its receipt. */
@@ -51,7 +49,6 @@ export class EvmOperationExecutor {
     private readonly pipeline: EvmSendPipeline,
     private readonly settler: OperationSettler,
     private readonly signer: ManagedSigner,
-    private readonly inclusion: EvmInclusionWatcher,
   ) {}
 
   async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
@@ -104,9 +101,7 @@ export class EvmOperationExecutor {
   }
 
   /**
-   * Waits for a receipt of any version of the operation's transaction: asked for directly, then
-   * again whenever the network's block scan sees one of them mined (or a second passes without
-   * news, so the timers below still run). A `signed` version may
+   * Polls for a receipt of any version of the operation's transaction. A `signed` version may
    * never have been broadcast (a crash, or a replacement just stored), so its bytes go out
    * first; later, the same bytes are re-sent whenever the node seems to have dropped them, and
    * a version the market has outbid is replaced.
@@ -121,52 +116,40 @@ export class EvmOperationExecutor {
     let lastSent = operation.status === 'signed' ? 0 : Date.now();
     let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
-    const wakeMs = Math.min(
-      INCLUSION_WAIT_MAX_MS,
-      this.config.worker.rebroadcastAfterMs,
-      this.config.evm.replaceAfterMs,
-    );
-    while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-      // Watched before the receipt is asked for: a block mined in between is not missed.
-      const watch = this.inclusion.watch(network, hashes);
-      try {
-        const landed = await this.landedVersion(network, hashes);
-        if (landed) return landed;
+    for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
+      const landed = await this.landedVersion(network, hashes);
+      if (landed) return landed;
 
-        if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
-          waitingSince = Date.now();
-          const replaced = await this.replace(network, operation);
-          if (replaced === 'moved-on') {
-            operation = await this.reload(operation.id);
-            if (operation.status !== 'signed' && operation.status !== 'submitted') {
-              throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
-            }
-            hashes = await this.versionsOf(operation);
-            continue;
+      if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
+        waitingSince = Date.now();
+        const replaced = await this.replace(network, operation);
+        if (replaced === 'moved-on') {
+          operation = await this.reload(operation.id);
+          if (operation.status !== 'signed' && operation.status !== 'submitted') {
+            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
           }
-          if (replaced) {
-            operation = replaced;
-            hashes = [...hashes, replaced.txHash!];
-            lastSent = 0;
-            continue; // watch the new version too before sending it
-          }
+          hashes = await this.versionsOf(operation);
+          continue;
         }
-
-        if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
-          const result = await this.evm.broadcast(network, operation.signedTx!);
-          lastSent = Date.now();
-          if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
-          if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
-            const landedNow = await this.landedVersion(network, hashes);
-            if (landedNow) return landedNow;
-            throw new ReplacedTransaction();
-          }
-          // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
+        if (replaced) {
+          operation = replaced;
+          hashes = [...hashes, replaced.txHash!];
+          lastSent = 0;
         }
-        await watch.wait(wakeMs);
-      } finally {
-        watch.cancel();
       }
+
+      if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
+        const result = await this.evm.broadcast(network, operation.signedTx!);
+        lastSent = Date.now();
+        if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
+        if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
+          const landedNow = await this.landedVersion(network, hashes);
+          if (landedNow) return landedNow;
+          throw new ReplacedTransaction();
+        }
+        // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
+      }
+      await sleep(RECEIPT_POLL_MS[Math.min(attempt, RECEIPT_POLL_MS.length - 1)]);
     }
     throw new RetryLater(`No receipt for ${operation.txHash} yet`);
   }
@@ -238,4 +221,8 @@ class ReplacedTransaction extends RetryLater {
   constructor() {
     super('The nonce was used by another transaction');
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,6 +1,5 @@
 import { HttpClient } from '@test/support/http-client';
 import { freePort } from '@test/support/service-process';
-import { sample } from '@test/support/prometheus-text';
 import {
   newAccountClient,
   startServiceStack,
@@ -10,6 +9,22 @@ import {
 jest.setTimeout(120_000);
 
 const ADMIN = { authorization: `Basic ${Buffer.from('ops:metrics-secret').toString('base64')}` };
+
+/** Sums the samples of a series whose labels include `labels` (Prometheus text format). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([key, value]) => present[key] === value)) {
+      total += Number(match[3]);
+    }
+  }
+  return total;
+}
 
 describe('metrics', () => {
   let stack: ServiceStack;

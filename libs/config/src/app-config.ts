@@ -115,15 +115,6 @@ export interface AppConfig {
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
   };
-  /** Fair share of a network's queue between accounts (see README "Scheduling"). */
-  scheduling: {
-    /** An account's share relative to others (default 1): weight w takes w jobs per round. */
-    weights: Record<string, number>;
-    /** Operations of one account a network's workers run at once; the rest wait their turn. */
-    maxInFlight: number;
-    /** How long a job over its account's cap waits per round of the backlog ahead of it. */
-    overCapDelayMs: number;
-  };
   /** EVM fee policy: how a transaction that sits unmined is re-priced. */
   evm: {
     /** How long a sent transaction may go unmined before it is re-priced from current fees. */

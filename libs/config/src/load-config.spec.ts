@@ -77,26 +77,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPERATION_DEADLINE_MS: 'soon' })).toThrow(/OPERATION_DEADLINE_MS/);
   });
 
-  it('reads the scheduling settings: equal weights and 128 operations in flight by default', () => {
-    expect(loadConfig({}).scheduling).toEqual({
-      weights: {},
-      maxInFlight: 128,
-      overCapDelayMs: 500,
-    });
-    const scheduling = loadConfig({
-      ACCOUNT_WEIGHTS: ' acc_a=3, acc_b = 2 ,',
-      ACCOUNT_MAX_IN_FLIGHT: '16',
-    }).scheduling;
-    expect(scheduling.weights).toEqual({ acc_a: 3, acc_b: 2 });
-    expect(scheduling.maxInFlight).toBe(16);
-    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a' })).toThrow(/ACCOUNT_WEIGHTS must list/);
-    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a=0' })).toThrow(
-      /ACCOUNT_WEIGHTS must be an integer/,
-    );
-    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a=1=2' })).toThrow(/ACCOUNT_WEIGHTS must list/);
-    expect(() => loadConfig({ ACCOUNT_MAX_IN_FLIGHT: '0' })).toThrow(/ACCOUNT_MAX_IN_FLIGHT/);
-  });
-
   it('reads the webhook settings: retries for a day, disabling after five days by default', () => {
     expect(loadConfig({}).webhooks).toEqual({
       maxEndpointsPerAccount: 20,

@@ -155,11 +155,6 @@ export function loadConfig(env: Env): AppConfig {
       metricsHost: env.WORKER_METRICS_HOST ?? '127.0.0.1',
       faultInjection: faultInjection(profile, env.FAULT_INJECTION),
     },
-    scheduling: {
-      weights: accountWeights(env.ACCOUNT_WEIGHTS),
-      maxInFlight: integer('ACCOUNT_MAX_IN_FLIGHT', env.ACCOUNT_MAX_IN_FLIGHT, 128, 1, 100_000),
-      overCapDelayMs: integer('ACCOUNT_OVER_CAP_DELAY_MS', env.ACCOUNT_OVER_CAP_DELAY_MS, 500, 10),
-    },
     evm: {
       replaceAfterMs: integer('EVM_REPLACE_AFTER_MS', env.EVM_REPLACE_AFTER_MS, 30_000, 100),
       feeBumpPercent: integer('EVM_FEE_BUMP_PERCENT', env.EVM_FEE_BUMP_PERCENT, 15, 10, 1000),
@@ -417,20 +412,6 @@ function redactPaths(value: string | undefined): string[] {
       }
       return path;
     });
-}
-
-/** `ACCOUNT_WEIGHTS=<account id>=<weight>,...`: integers from 1 to 1000. */
-function accountWeights(value: string | undefined): Record<string, number> {
-  const weights: Record<string, number> = {};
-  for (const entry of (value ?? '').split(',').map((part) => part.trim())) {
-    if (!entry) continue;
-    const [accountId, weight, extra] = entry.split('=').map((part) => part.trim());
-    if (!accountId || weight === undefined || extra !== undefined) {
-      throw new ConfigError('ACCOUNT_WEIGHTS', `must list <account id>=<weight> (got "${entry}")`);
-    }
-    weights[accountId] = integer('ACCOUNT_WEIGHTS', weight, 1, 1, 1_000);
-  }
-  return weights;
 }
 
 function workerNetworks(value: string | undefined): ConcreteNetwork[] | 'all' {

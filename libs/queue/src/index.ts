@@ -2,9 +2,6 @@
  * @app/queue: Redis, the transport between the processes: queue names, the job and its payload
  * type, the producer, and the pub/sub channels. Imports @app/config and @app/common only.
  */
-export * from './account-backlog';
-export * from './account-gauges';
-export * from './account-scheduling';
 export * from './api-key-revocations';
 export * from './operation-jobs';
 export * from './operation-queue';

@@ -9,18 +9,8 @@ export const EXECUTE_OPERATION = 'execute-operation';
 
 export interface OperationJobData {
   operationId: string;
-  /** The account and network the operation counts against (absent on jobs of older releases). */
-  accountId?: string;
-  network?: ConcreteNetwork;
   /** Absent when the reconciler, not a request, enqueued the operation. */
   requestId?: string;
-}
-
-/** What the producer needs of an operation to queue it. */
-export interface QueuedOperation {
-  id: string;
-  network: ConcreteNetwork;
-  accountId: string;
 }
 
 /** One queue per network, so workers can be pinned to networks (WORKER_NETWORKS). */

@@ -3,14 +3,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
-import { AccountBacklog } from './account-backlog';
-import { fairSharePriority } from './account-scheduling';
-import {
-  EXECUTE_OPERATION,
-  operationQueueName,
-  type OperationJobData,
-  type QueuedOperation,
-} from './operation-jobs';
+import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
 import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
@@ -33,59 +26,40 @@ export function operationRetryDelay(attemptsMade: number): number {
 export class OperationQueue implements OnApplicationShutdown {
   private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
   private connection?: Redis;
-  private accountBacklog?: AccountBacklog;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /**
-   * Puts the operation's job on its queue, at its place in its account's backlog (the fair-share
-   * priority), or fails within REDIS_TIMEOUT_MS (Redis away, or still connecting): the caller
-   * keeps the operation in Postgres for the reconciler.
+   * Puts the operation's job on its queue, or fails within REDIS_TIMEOUT_MS (Redis away, or
+   * still connecting): the caller keeps the operation in Postgres for the reconciler.
    */
-  async enqueue(operation: QueuedOperation): Promise<void> {
-    await redisDeadline(this.add(operation), this.config.queue.redisTimeoutMs, 'take the job');
-  }
-
-  private async add({ id, network, accountId }: QueuedOperation): Promise<void> {
-    const queue = this.queue(network);
-    // Without an offline queue, a command sent before the connection is up fails at once.
-    await queue.waitUntilReady();
-    const pending = await this.backlog().register(network, accountId, id);
-    const weight = this.config.scheduling.weights[accountId] ?? 1;
-    await queue.add(
+  async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
+    const added = this.queue(operation.network).add(
       EXECUTE_OPERATION,
-      { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },
-      { ...JOB_OPTIONS, jobId: id, priority: fairSharePriority(pending, weight) },
+      { operationId: operation.id, requestId: LogContext.current()?.requestId },
+      { ...JOB_OPTIONS, jobId: operation.id },
     );
-  }
-
-  private backlog(): AccountBacklog {
-    this.accountBacklog ??= new AccountBacklog(this.connect(), this.config.queue.prefix);
-    return this.accountBacklog;
+    await redisDeadline(added, this.config.queue.redisTimeoutMs, 'take the job');
   }
 
   queue(network: ConcreteNetwork): Queue<OperationJobData> {
     let queue = this.queues.get(network);
     if (!queue) {
-      queue = LogContext.outside(
-        () =>
-          new Queue<OperationJobData>(operationQueueName(network), {
-            connection: this.connect(),
-            prefix: this.config.queue.prefix,
-          }),
-      );
+      queue = LogContext.outside(() => {
+        // No offline queue: while Redis is away a command fails at once instead of waiting
+        // for a reconnect (and piling up in memory); the reconciler enqueues later.
+        this.connection ??= new Redis(this.config.redisUrl, {
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: false,
+        });
+        return new Queue<OperationJobData>(operationQueueName(network), {
+          connection: this.connection,
+          prefix: this.config.queue.prefix,
+        });
+      });
       this.queues.set(network, queue);
     }
     return queue;
-  }
-
-  private connect(): Redis {
-    // No offline queue: while Redis is away a command fails at once instead of waiting for a
-    // reconnect (and piling up in memory); the reconciler enqueues later.
-    this.connection ??= LogContext.outside(
-      () => new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }),
-    );
-    return this.connection;
   }
 
   async onApplicationShutdown(): Promise<void> {

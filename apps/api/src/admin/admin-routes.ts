@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { METRICS, metricsRegistry } from '@app/common';
 import { NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
-import { AccountBacklog, OperationQueue, refreshAccountGauges } from '@app/queue';
+import { OperationQueue } from '@app/queue';
 import { errorEnvelope } from '../http/error-envelope';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -25,7 +25,6 @@ export async function mountAdminRoutes(
   const admin = config.admin;
   if (!admin) return;
   const queues = app.get(OperationQueue);
-  const backlog = app.get(AccountBacklog);
   const networks = NETWORKS.filter((network): network is ConcreteNetwork => network !== 'evm');
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
@@ -45,7 +44,7 @@ export async function mountAdminRoutes(
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
     scope.get('/metrics', async (_request, reply) => {
-      const depths = Promise.all(
+      await Promise.all(
         networks.map(async (network) => {
           const queue = queues.queue(network);
           const counts = await queue.getJobCounts(...QUEUE_STATES);
@@ -54,7 +53,6 @@ export async function mountAdminRoutes(
           }
         }),
       );
-      await Promise.all([depths, refreshAccountGauges(backlog, networks)]);
       return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });
   });

@@ -5,10 +5,10 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { DelayedError, Worker, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext, METRICS, boundedText } from '@app/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
 import {
   EXECUTE_OPERATION,
@@ -16,8 +16,6 @@ import {
   operationRetryDelay,
   type OperationJobData,
 } from '@app/queue';
-import { AccountSlots } from '../scheduling/account-slots';
-import { workerNetworks } from '../worker-networks';
 
 /** Error text in a log line: some errors embed whole transactions. */
 const LOGGED_ERROR_MAX = 500;
@@ -35,14 +33,13 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: OperationRunner,
-    private readonly slots: AccountSlots,
   ) {}
 
   onApplicationBootstrap(): void {
-    for (const network of workerNetworks(this.config)) {
+    for (const network of this.networks()) {
       const worker = new Worker<OperationJobData>(
         operationQueueName(network),
-        (job, token) =>
+        (job) =>
           LogContext.run(
             {
               requestId: job.data.requestId,
@@ -51,7 +48,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
               queue: job.queueName,
               attempt: job.attemptsMade + 1,
             },
-            () => this.handle(job, token),
+            () => this.handle(job),
           ),
         {
           // BullMQ leaves a connection it was given open: closed by us after the worker.
@@ -70,25 +67,16 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       );
       this.workers.push(worker);
     }
-    this.logger.log(`Taking operations of: ${workerNetworks(this.config).join(', ')}`);
+    this.logger.log(`Taking operations of: ${this.networks().join(', ')}`);
   }
 
-  private async handle(job: Job<OperationJobData>, token?: string): Promise<void> {
+  private async handle(job: Job<OperationJobData>): Promise<void> {
     const handler = this.handlers[job.name];
     if (!handler) throw new Error(`No handler for job ${job.name}`);
-    const slot = await this.slots.take(job.data);
-    if (!slot.run) {
-      // The account runs its cap of operations already: this one waits its turn, not counted
-      // as an attempt.
-      await job.moveToDelayed(Date.now() + slot.delayMs, token);
-      throw new DelayedError();
-    }
     const timer = METRICS.jobDuration.startTimer({ queue: job.queueName });
     this.logger.debug('Job started');
-    let completed = false;
     try {
       await handler(job);
-      completed = true;
       timer({ outcome: 'completed' });
     } catch (error) {
       timer({ outcome: 'retried' });
@@ -96,8 +84,6 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       const level = error instanceof RetryLater ? 'debug' : 'warn';
       this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
-    } finally {
-      await this.slots.release(job.data, completed);
     }
   }
 
@@ -105,6 +91,11 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const connection = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
     this.connections.push(connection);
     return connection;
+  }
+
+  private networks(): ConcreteNetwork[] {
+    const chosen = this.config.worker.networks;
+    return chosen === 'all' ? NETWORKS.filter((n): n is ConcreteNetwork => n !== 'evm') : chosen;
   }
 
   /**

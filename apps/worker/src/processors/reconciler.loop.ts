@@ -8,9 +8,8 @@ import {
 import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Reconciler } from '@app/domain';
-import { BacklogPruner } from '../scheduling/backlog-pruner';
 
-/** Runs the reconciler (and prunes the account backlogs) on an interval. Every worker runs it; re-enqueueing is idempotent. */
+/** Runs the reconciler on an interval. Every worker runs it; re-enqueueing is idempotent. */
 @Injectable()
 export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Reconciler');
@@ -20,7 +19,6 @@ export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reconciler: Reconciler,
-    private readonly pruner: BacklogPruner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -28,7 +26,6 @@ export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShut
       if (this.running) return;
       this.running = this.reconciler
         .reconcile()
-        .then(() => this.pruner.prune())
         .catch((error: unknown) => this.logger.warn(`Reconcile failed: ${boundedText(error, 500)}`))
         .finally(() => (this.running = undefined));
     }, this.config.worker.reconcileIntervalMs);

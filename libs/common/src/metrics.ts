@@ -52,4 +52,10 @@ export const METRICS = {
     labelNames: ['network', 'direction'] as const,
     registers: [metricsRegistry],
   }),
+  nonceGapsClosed: new Counter({
+    name: 'ais_nonce_gaps_closed_total',
+    help: "Times a wallet's missing nonces were sent again (or filled) so later transactions could land",
+    labelNames: ['network'] as const,
+    registers: [metricsRegistry],
+  }),
 };

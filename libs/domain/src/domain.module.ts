@@ -12,6 +12,7 @@ import { NftLocator } from './assets/nft-locator';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
 import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
+import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
 import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
 import { FaultInjection } from './operations/fault-injection';
 import { ManagedSigner } from './operations/managed-signer';
@@ -58,6 +59,7 @@ const SERVICES = [
   OperationRunner,
   OperationSettler,
   EvmOperationExecutor,
+  EvmNonceGaps,
   EvmSendPipeline,
   SolanaOperationExecutor,
   ManagedSigner,

@@ -16,10 +16,13 @@ import { ManagedSigner } from '../managed-signer';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
+import { EvmNonceGaps } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
 
 const RECEIPT_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 const CONFIRM_PATIENCE_MS = 120_000;
+/** Waited this long without a receipt, an operation checks for a nonce gap below it. */
+const GAP_LOOK_AFTER_MS = 2_000;
 
 /** The version of an operation's transaction that was mined, with its receipt. */
 interface Landed {
@@ -49,6 +52,7 @@ export class EvmOperationExecutor {
     private readonly pipeline: EvmSendPipeline,
     private readonly settler: OperationSettler,
     private readonly signer: ManagedSigner,
+    private readonly gaps: EvmNonceGaps,
   ) {}
 
   async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
@@ -103,8 +107,9 @@ export class EvmOperationExecutor {
   /**
    * Polls for a receipt of any version of the operation's transaction. A `signed` version may
    * never have been broadcast (a crash, or a replacement just stored), so its bytes go out
-   * first; later, the same bytes are re-sent whenever the node seems to have dropped them, and
-   * a version the market has outbid is replaced.
+   * first; later, the same bytes are re-sent whenever the node seems to have dropped them, a
+   * version the market has outbid is replaced, and a nonce gap below the operation (which would
+   * hold it back forever) is closed.
    */
   private async awaitReceipt(
     network: EvmNetworkDefinition,
@@ -119,6 +124,7 @@ export class EvmOperationExecutor {
     for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
       const landed = await this.landedVersion(network, hashes);
       if (landed) return landed;
+      if (Date.now() - started >= GAP_LOOK_AFTER_MS) await this.gaps.healBelow(network, operation);
 
       if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
         waitingSince = Date.now();
@@ -151,7 +157,25 @@ export class EvmOperationExecutor {
       }
       await sleep(RECEIPT_POLL_MS[Math.min(attempt, RECEIPT_POLL_MS.length - 1)]);
     }
-    throw new RetryLater(`No receipt for ${operation.txHash} yet`);
+    throw new RetryLater(
+      `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}`,
+    );
+  }
+
+  /** Where the wallet stands on chain, for the message of a wait that gave up (best effort). */
+  private async walletState(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<string> {
+    try {
+      const [mined, pending] = await Promise.all([
+        this.evm.minedNonce(network, operation.signer),
+        this.evm.pendingNonce(network, operation.signer),
+      ]);
+      return ` (nonce ${operation.nonce}; the node counts ${mined} mined, ${pending} with its pool)`;
+    } catch {
+      return '';
+    }
   }
 
   /**

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { SigningKey } from 'ethers';
 import { AppError, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -10,7 +9,6 @@ import {
   type BroadcastResult,
   type EvmCall,
   type EvmNetworkDefinition,
-  type FeeFields,
 } from '@app/chains';
 import {
   NonceLedgerRepository,
@@ -23,10 +21,10 @@ import { classifyFailure } from '../failure-classifier';
 import { ManagedSigner } from '../managed-signer';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
+import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
 import { mergeTwins } from './send-batch-twins';
 
 const MAX_BATCH = 200;
-const MAX_FILLERS = 64;
 const LOGGED_ERROR_MAX = 500;
 
 interface PendingSend {
@@ -40,14 +38,6 @@ interface SignedSend extends PendingSend {
   nonce: bigint;
   signedTx: string;
   hash: string;
-}
-
-/** What a batch needs to sign: the wallet, its key, the fees of the moment. */
-interface BatchSigner {
-  network: EvmNetworkDefinition;
-  address: string;
-  key: SigningKey;
-  fees: FeeFields;
 }
 
 /**
@@ -73,6 +63,7 @@ export class EvmSendPipeline {
     private readonly ledger: NonceLedgerRepository,
     private readonly managedSigner: ManagedSigner,
     private readonly faults: FaultInjection,
+    private readonly gaps: EvmNonceGaps,
   ) {}
 
   /**
@@ -85,7 +76,7 @@ export class EvmSendPipeline {
     operation: OperationEntity,
     call: EvmCall,
   ): Promise<OperationEntity | null> {
-    const wallet = `${network.chainKey}|${operation.signer}`;
+    const wallet = walletKey(network, operation.signer);
     return new Promise<OperationEntity | null>((resolve, reject) => {
       const queue = this.queues.get(wallet) ?? [];
       this.queues.set(wallet, queue);
@@ -137,7 +128,7 @@ export class EvmSendPipeline {
 
   private async sendBatch(
     session: WalletSession,
-    signer: BatchSigner,
+    signer: WalletSigner,
     batch: PendingSend[],
   ): Promise<void> {
     const signed: SignedSend[] = [];
@@ -179,7 +170,7 @@ export class EvmSendPipeline {
 
   private async broadcast(
     session: WalletSession,
-    signer: BatchSigner,
+    signer: WalletSigner,
     signed: SignedSend[],
   ): Promise<void> {
     let results: BroadcastResult[];
@@ -222,7 +213,7 @@ export class EvmSendPipeline {
    */
   private async settleRefused(
     session: WalletSession,
-    signer: BatchSigner,
+    signer: WalletSigner,
     signed: SignedSend[],
     results: BroadcastResult[],
   ): Promise<void> {
@@ -258,19 +249,8 @@ export class EvmSendPipeline {
       }
     });
     for (const [index, item] of signed.slice(0, tail).entries()) {
-      if (results[index].kind === 'rejected') await this.fillNonce(signer, item.nonce);
+      if (results[index].kind === 'rejected') await this.gaps.fill(signer, item.nonce);
     }
-  }
-
-  private async fillNonce(signer: BatchSigner, nonce: bigint): Promise<void> {
-    const filler = this.evm.sign(
-      signer.network,
-      signer.key,
-      { to: signer.address, data: '0x', gasLimit: 21_000n, nonce },
-      signer.fees,
-    );
-    await this.evm.broadcast(signer.network, filler.signedTx);
-    this.logger.warn(`Filled nonce ${nonce} of ${signer.address} on ${signer.network.network}`);
   }
 
   /**
@@ -280,7 +260,7 @@ export class EvmSendPipeline {
    * not stuck. Nothing in flight at all: the chain forgot them (a reset node), so start from
    * the chain's count.
    */
-  private async healedNextNonce(session: WalletSession, signer: BatchSigner): Promise<bigint> {
+  private async healedNextNonce(session: WalletSession, signer: WalletSigner): Promise<bigint> {
     const { network, address } = signer;
     const [recorded, onChain] = await Promise.all([
       this.ledger.read(session.manager, network.chainKey, address),
@@ -295,20 +275,13 @@ export class EvmSendPipeline {
       }
       return onChain;
     }
-    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
     METRICS.nonceResyncs.inc({ network: network.network, direction: 'down' });
-    if (inFlight.length === 0) {
+    if (!(await this.gaps.close(session, signer, onChain, recorded))) {
+      // Nothing in flight at all: the chain forgot the wallet's transactions (a reset node).
       this.logger.warn(
         `Nonce ledger of ${address} on ${network.network} healed down: ${recorded} -> ${onChain}`,
       );
       return onChain;
-    }
-    const byNonce = new Map(inFlight.map((operation) => [operation.nonce, operation]));
-    let fillers = 0;
-    for (let nonce = onChain; nonce < recorded; nonce++) {
-      const operation = byNonce.get(nonce);
-      if (operation?.signedTx) await this.evm.broadcast(network, operation.signedTx);
-      else if (fillers++ < MAX_FILLERS) await this.fillNonce(signer, nonce);
     }
     return recorded;
   }

@@ -1,0 +1,152 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { SigningKey } from 'ethers';
+import { METRICS, boundedText } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { EvmAdapter, cappedFees, type EvmNetworkDefinition, type FeeFields } from '@app/chains';
+import {
+  NonceLedgerRepository,
+  OperationRepository,
+  type OperationEntity,
+  type WalletSession,
+} from '@app/database';
+import { ManagedSigner } from '../managed-signer';
+import { feePolicyOf } from './evm-fee-policy';
+
+/** Nonces no in-flight operation holds, filled per healing at most (the rest next time). */
+const MAX_FILLERS = 64;
+/** A wallet's pool is looked at by a waiting operation at most this often (per process). */
+const LOOK_EVERY_MS = 2_000;
+const LOGGED_ERROR_MAX = 300;
+
+/** What filling a nonce needs: the wallet, its key, the fees of the moment. */
+export interface WalletSigner {
+  network: EvmNetworkDefinition;
+  address: string;
+  key: SigningKey;
+  fees: FeeFields;
+}
+
+/**
+ * Closes nonce gaps. A node mines a wallet's transactions only in nonce order, so one missing
+ * from its pool (never sent after a crash, dropped by the node) holds back every later one,
+ * however often those are sent again. The missing nonces are sent again from Postgres: the
+ * stored bytes of the operation holding each one, or a zero-value self-transfer for a nonce
+ * none holds. This happens when a batch numbers new transactions and, without waiting for one,
+ * when an operation waits for a receipt while the node's pending count stands at or below its
+ * nonce: the gap's own operation may not be running (its job lost, waiting for its account's
+ * share, or backing off).
+ */
+@Injectable()
+export class EvmNonceGaps {
+  private readonly logger = new Logger(EvmNonceGaps.name);
+  /** By wallet: when a waiting operation last looked, and the look in progress. */
+  private readonly looked = new Map<string, number>();
+  private readonly looking = new Map<string, Promise<void>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly evm: EvmAdapter,
+    private readonly operations: OperationRepository,
+    private readonly ledger: NonceLedgerRepository,
+    private readonly managedSigner: ManagedSigner,
+  ) {}
+
+  /**
+   * For an operation waiting for its receipt: when the node's pending count shows a nonce up to
+   * the operation's own missing from its pool, sends again what the wallet has in flight from
+   * there. One look per wallet per LOOK_EVERY_MS in this process; never throws (the wait goes
+   * on, and the next look tries again).
+   */
+  async healBelow(network: EvmNetworkDefinition, operation: OperationEntity): Promise<void> {
+    const wallet = walletKey(network, operation.signer);
+    const running = this.looking.get(wallet);
+    if (running) return running;
+    if (Date.now() - (this.looked.get(wallet) ?? 0) < LOOK_EVERY_MS) return;
+    this.looked.set(wallet, Date.now());
+    const look = this.look(network, operation)
+      .catch((error) =>
+        this.logger.warn(
+          `Nonce gap check of ${operation.signer} on ${network.network} failed: ${boundedText(error, LOGGED_ERROR_MAX)}`,
+        ),
+      )
+      .finally(() => this.looking.delete(wallet));
+    this.looking.set(wallet, look);
+    return look;
+  }
+
+  private async look(network: EvmNetworkDefinition, operation: OperationEntity): Promise<void> {
+    const pending = await this.evm.pendingNonce(network, operation.signer);
+    if (pending > operation.nonce!) return;
+    // The secret is read before the lock is taken: under it, every query runs on its connection.
+    await this.managedSigner.withSecret(operation.accountId, 'evm', async (secret) => {
+      const signer: WalletSigner = {
+        network,
+        address: operation.signer,
+        key: this.evm.signer(secret),
+        fees: cappedFees(
+          await this.evm.fees(network),
+          feePolicyOf(this.config, network).maxFeePerGas,
+        ),
+      };
+      await this.ledger.withWalletLock(walletKey(network, operation.signer), async (session) => {
+        const [onChain, recorded] = await Promise.all([
+          this.evm.pendingNonce(network, signer.address),
+          this.ledger.read(session.manager, network.chainKey, signer.address),
+        ]);
+        if (recorded === null || onChain >= recorded) return;
+        await this.close(session, signer, onChain, recorded);
+      });
+    });
+  }
+
+  /**
+   * Under the wallet's lock: sends again, in nonce order and in one batch, every nonce from
+   * `from` to `to` (exclusive), the in-flight operation's stored bytes or a filler. Returns
+   * whether any operation was in flight there (none: the node forgot the wallet's history).
+   */
+  async close(
+    session: WalletSession,
+    signer: WalletSigner,
+    from: bigint,
+    to: bigint,
+  ): Promise<boolean> {
+    const { network, address } = signer;
+    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
+    if (inFlight.length === 0) return false;
+    const byNonce = new Map(inFlight.map((operation) => [operation.nonce, operation]));
+    const sends: string[] = [];
+    let fillers = 0;
+    for (let nonce = from; nonce < to; nonce++) {
+      const stored = byNonce.get(nonce)?.signedTx;
+      if (stored) sends.push(stored);
+      else if (fillers++ < MAX_FILLERS) sends.push(this.filler(signer, nonce));
+      else break; // later nonces would wait behind the unfilled one anyway
+    }
+    await this.evm.broadcastMany(network, sends);
+    METRICS.nonceGapsClosed.inc({ network: network.network });
+    this.logger.warn(
+      `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(sends.length) - 1n} again (${Math.min(fillers, MAX_FILLERS)} filled)`,
+    );
+    return true;
+  }
+
+  /** Fills one nonce with a zero-value self-transfer, so the transactions after it can land. */
+  async fill(signer: WalletSigner, nonce: bigint): Promise<void> {
+    await this.evm.broadcast(signer.network, this.filler(signer, nonce));
+    this.logger.warn(`Filled nonce ${nonce} of ${signer.address} on ${signer.network.network}`);
+  }
+
+  private filler(signer: WalletSigner, nonce: bigint): string {
+    return this.evm.sign(
+      signer.network,
+      signer.key,
+      { to: signer.address, data: '0x', gasLimit: 21_000n, nonce },
+      signer.fees,
+    ).signedTx;
+  }
+}
+
+/** A wallet on a chain: the key of its send lock. */
+export function walletKey(network: EvmNetworkDefinition, address: string): string {
+  return `${network.chainKey}|${address}`;
+}

@@ -1,0 +1,115 @@
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import type { JsonRpcProvider } from 'ethers';
+import { collectionAt, evmReader } from '@test/support/chain-reads';
+import type { HttpClient } from '@test/support/http-client';
+import { waitForExit, waitForStatus } from '@test/support/operation-polling';
+import {
+  newAccountClient,
+  startServiceStack,
+  type ServiceStack,
+} from '@test/support/service-stack';
+
+jest.setTimeout(180_000);
+
+/**
+ * A node mines a wallet's transactions only in nonce order: one missing from its pool holds back
+ * every later one. Here the missing transaction's own job cannot send it again (the job is lost
+ * and the reconciler is minutes away), so only the later operation's wait can close the gap.
+ */
+describe('EVM nonce gaps', () => {
+  let stack: ServiceStack;
+  let api: HttpClient;
+  let provider: JsonRpcProvider;
+  let wallet: string;
+  let collection: string;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({
+      workers: 1,
+      env: { JOB_LOCK_MS: '1000', RECONCILE_AFTER_MS: '600000' },
+    });
+    provider = evmReader(stack.chains.evmRpcUrl);
+    const client = await newAccountClient(stack.http);
+    api = client.api;
+    wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
+    const created = await api.post('/nfts', {
+      network: 'base',
+      name: 'Gaps',
+      description: 'nonce gaps',
+      images: ['https://example.com/g.png'],
+    });
+    expect(created.status).toBe(200);
+    collection = created.body.data.mint_address;
+  });
+
+  afterAll(async () => {
+    provider?.destroy();
+    await stack?.stop();
+  });
+
+  const mintAsync = async (name: string): Promise<string> => {
+    const response = await api.post(
+      `/nfts/${collection}/mint`,
+      { name, images: ['https://example.com/x.png'] },
+      { prefer: 'respond-async' },
+    );
+    expect(response.status).toBe(202);
+    return response.body.data.operation_id as string;
+  };
+
+  /** Deletes an operation's job, as a flushed key would (once its dead worker's lock lapsed). */
+  async function loseJob(operationId: string): Promise<void> {
+    const redis = new Redis(stack.services.redisUrl);
+    const prefix = stack.env.QUEUE_PREFIX;
+    try {
+      const [key] = await redis.keys(`${prefix}:operations-base-*:${operationId}`);
+      expect(key).toBeDefined();
+      const queueName = key.slice(prefix.length + 1, key.lastIndexOf(':'));
+      const queue = new Queue(queueName, { connection: redis, prefix });
+      const deadline = Date.now() + 10_000;
+      while ((await queue.remove(operationId)) !== 1) {
+        if (Date.now() > deadline) throw new Error(`job ${operationId} still locked`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await queue.close();
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  it("sends a dropped transaction again from a later one's wait when its own job is lost", async () => {
+    const db = stack.services.databaseUrl;
+    const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
+    const nonceBefore = await provider.getTransactionCount(wallet, 'latest');
+
+    // Nothing is mined while both transactions reach the node's pool.
+    await provider.send('evm_setAutomine', [false]);
+    await provider.send('evm_setIntervalMining', [0]);
+    const first = await mintAsync('first');
+    const second = await mintAsync('second');
+    const [sentFirst, sentSecond] = await Promise.all([
+      waitForStatus(db, first, 'submitted'),
+      waitForStatus(db, second, 'submitted'),
+    ]);
+    expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);
+
+    // The worker dies, the node drops the first transaction, and the first job is lost.
+    const [worker] = stack.workers.splice(0);
+    worker.process.kill('SIGKILL');
+    await waitForExit(worker);
+    await provider.send('anvil_dropTransaction', [sentFirst.tx_hash]);
+    await loseJob(first);
+    await provider.send('evm_setAutomine', [true]);
+    await provider.send('evm_setIntervalMining', [1]);
+
+    const restarted = await stack.startWorker();
+    const confirmed = await waitForStatus(db, second, 'confirmed', 30_000);
+    expect(confirmed.tx_hash).toBe(sentSecond.tx_hash);
+    // The first one's stored bytes were sent again: the same transaction, mined once.
+    expect((await provider.getTransactionReceipt(sentFirst.tx_hash!))?.status).toBe(1);
+    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 2);
+    expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 2n);
+    expect(restarted.output()).toContain(`Nonce gap of ${wallet}`);
+  });
+});

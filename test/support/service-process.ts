@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { keyPrefixFor } from './test-services';
@@ -36,6 +37,7 @@ export async function startServiceProcess(
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  keepLog(app, env, child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   await new Promise<void>((resolve, reject) => {
@@ -82,4 +84,18 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * SERVICE_LOG_DIR (set by CI): every service process's output is also written to
+ * `<dir>/<app>-<API_PORT>-<pid>.log`, so a failed run's worker logs can be read afterwards.
+ */
+function keepLog(app: string, env: Record<string, string>, child: ChildProcess): void {
+  const dir = process.env.SERVICE_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `${app}-${env.API_PORT ?? 'x'}-${child.pid}.log`));
+  child.stdout?.pipe(file, { end: false });
+  child.stderr?.pipe(file, { end: false });
+  child.once('close', () => file.end());
 }

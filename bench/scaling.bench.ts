@@ -12,7 +12,8 @@
  *       they have all settled.
  * Ratios: 2 workers / 1 worker (target >= 1.6) and the best service run / raw (target >= 0.8).
  * Run: npm run bench:scaling   (BENCH_SCALING_MINTS=1200, BENCH_ACCOUNTS=12,
- *   BENCH_CLIENTS_PER_ACCOUNT=8, BENCH_WORKER_COUNTS=1,2,3, BENCH_TIME_LIMIT_S=180 per run;
+ *   BENCH_CLIENTS_PER_ACCOUNT=8, BENCH_WORKER_COUNTS=1,2,3, BENCH_TIME_LIMIT_S=180 per run,
+ *   BENCH_QUEUE_SHARDS=12 with the workers pinned to base;
  *   BENCH_EVM_BLOCK_TIME, BENCH_RPC_LATENCY_MS, BENCH_CHAIN=quiet: see benchChain)
  */
 import {
@@ -217,7 +218,14 @@ async function serviceMints(
   const stack = await startServiceStack({
     workers,
     chains: chainOptions,
-    env: { RATE_LIMIT_REQUESTS: '1000000', REGISTER_LIMIT_PER_IP: '1000/3600' },
+    env: {
+      RATE_LIMIT_REQUESTS: '1000000',
+      REGISTER_LIMIT_PER_IP: '1000/3600',
+      // Enough shards that 1, 2 and 3 workers split the wallets evenly (12 = 4 x 3).
+      QUEUE_SHARDS: String(intFromEnv('BENCH_QUEUE_SHARDS', 12)),
+    },
+    // Workers pinned to the one network minted on, as a deployment with many shards would be.
+    workerEnv: { WORKER_NETWORKS: 'base' },
   });
   try {
     const clients = await Promise.all(

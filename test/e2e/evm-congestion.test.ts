@@ -48,6 +48,9 @@ describe('EVM on a congested network', () => {
       env: { EVM_REPLACE_AFTER_MS: '1500', REBROADCAST_AFTER_MS: '1000' },
     });
     provider = evmReader(stack.chains.evmRpcUrl);
+    // This suite drives the chain's mining itself: automine only, no safety interval.
+    await provider.send('evm_setIntervalMining', [0]);
+    await provider.send('evm_setAutomine', [true]);
     const client = await newAccountClient(stack.http);
     api = client.api;
     wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;

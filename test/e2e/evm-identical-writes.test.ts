@@ -34,7 +34,8 @@ describe('identical EVM writes', () => {
   let collection: string;
 
   beforeAll(async () => {
-    stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '100000' } });
+    // Three workers, as scaled out: the wallet's shard is one worker's, the others stand by.
+    stack = await startServiceStack({ workers: 3, env: { RATE_LIMIT_REQUESTS: '100000' } });
     provider = evmReader(stack.chains.evmRpcUrl);
     const client = await newAccountClient(stack.http);
     api = client.api;

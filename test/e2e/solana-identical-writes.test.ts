@@ -36,7 +36,8 @@ let token: string;
 let collection: string;
 
 beforeAll(async () => {
-  stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '100000' } });
+  // Three workers, as scaled out: the wallet's shard is one worker's, the others stand by.
+  stack = await startServiceStack({ workers: 3, env: { RATE_LIMIT_REQUESTS: '100000' } });
   connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
   api = (await newAccountClient(stack.http)).api;
   const [tokenCreated, collectionCreated] = await Promise.all([

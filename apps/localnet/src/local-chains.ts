@@ -43,6 +43,20 @@ export const REALISTIC_CHAINS = {
 
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 
+/**
+ * How often the quick chain also mines on an interval. anvil's automine can leave transactions
+ * that are ready in its pool unmined when many arrive at once out of nonce order (foundry-rs
+ * issue 10122; seen here as a wallet's transactions accepted and never mined), so the quick
+ * chain mines on arrival and, for whatever automine missed, every second (`--mixed-mining`).
+ */
+export const QUICK_CHAIN_SAFETY_BLOCK_SECONDS = 1;
+
+/** Interval blocks only when a block time is asked for; otherwise automine with the safety interval. */
+function evmMiningArgs(blockTimeSeconds: number | undefined): string[] {
+  if (blockTimeSeconds) return ['--block-time', String(blockTimeSeconds)];
+  return ['--mixed-mining', '--block-time', String(QUICK_CHAIN_SAFETY_BLOCK_SECONDS)];
+}
+
 export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<LocalChains> {
   // anvil writes its state file only into a directory that already exists.
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
@@ -50,10 +64,7 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     startAnvil({
       port: opts.evmPort ?? 8545,
       stateFile: opts.dataDir ? join(opts.dataDir, ANVIL_STATE_FILE) : undefined,
-      args: [
-        ...(opts.evmBlockTimeSeconds ? ['--block-time', String(opts.evmBlockTimeSeconds)] : []),
-        ...(opts.anvilArgs ?? []),
-      ],
+      args: [...evmMiningArgs(opts.evmBlockTimeSeconds), ...(opts.anvilArgs ?? [])],
     }),
     startSolanaRpc({
       port: opts.solanaPort ?? 8899,

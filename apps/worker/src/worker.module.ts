@@ -4,10 +4,12 @@ import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { DomainModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
-import { MetricsServer } from './processors/metrics.server';
+import { MetricsServer } from './metrics-server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './processors/reconciler.loop';
 import { WebhooksProcessor } from './processors/webhooks.processor';
+import { AccountSlots } from './scheduling/account-slots';
+import { BacklogPruner } from './scheduling/backlog-pruner';
 import { WorkerReadiness } from './worker-readiness';
 
 /** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
@@ -15,6 +17,8 @@ import { WorkerReadiness } from './worker-readiness';
   imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
   providers: [
     WorkerReadiness,
+    AccountSlots,
+    BacklogPruner,
     OperationsProcessor,
     ReconcilerLoop,
     WebhooksProcessor,

@@ -27,6 +27,18 @@ export const METRICS = {
     labelNames: ['queue', 'state'] as const,
     registers: [metricsRegistry],
   }),
+  accountPending: new Gauge({
+    name: 'ais_account_pending_operations',
+    help: "An account's operations on a network's queue and not completed, read when scraped",
+    labelNames: ['network', 'account'] as const,
+    registers: [metricsRegistry],
+  }),
+  accountInFlight: new Gauge({
+    name: 'ais_account_in_flight_operations',
+    help: "An account's operations a network's workers are running now, read when scraped",
+    labelNames: ['network', 'account'] as const,
+    registers: [metricsRegistry],
+  }),
   jobDuration: new Histogram({
     name: 'ais_job_duration_seconds',
     help: 'Time a worker spent on one operation job, by queue and outcome',

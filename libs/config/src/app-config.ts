@@ -89,6 +89,16 @@ export interface AppConfig {
      * enqueues it once Redis is back.
      */
     redisTimeoutMs: number;
+    /**
+     * Queues per network: an operation goes to the shard of its signer's address, so one
+     * wallet's operations share a queue. API and workers must agree on it.
+     */
+    shards: number;
+    /**
+     * How long a worker's lease on a shard lasts unless renewed (every third of it): a killed
+     * worker's shards are taken over by the others within this.
+     */
+    leaseTtlMs: number;
   };
   worker: {
     /** The networks whose queues this worker takes (default: all). */
@@ -114,6 +124,15 @@ export interface AppConfig {
     metricsHost: string;
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
+  };
+  /** Fair share of a network's queue between accounts (see README "Scheduling"). */
+  scheduling: {
+    /** An account's share relative to others (default 1): weight w takes w jobs per round. */
+    weights: Record<string, number>;
+    /** Operations of one account a network's workers run at once; the rest wait their turn. */
+    maxInFlight: number;
+    /** How long a job over its account's cap waits per round of the backlog ahead of it. */
+    overCapDelayMs: number;
   };
   /** EVM fee policy: how a transaction that sits unmined is re-priced. */
   evm: {

@@ -77,6 +77,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPERATION_DEADLINE_MS: 'soon' })).toThrow(/OPERATION_DEADLINE_MS/);
   });
 
+  it('reads the scheduling settings: equal weights and 128 operations in flight by default', () => {
+    expect(loadConfig({}).scheduling).toEqual({
+      weights: {},
+      maxInFlight: 128,
+      overCapDelayMs: 500,
+    });
+    const scheduling = loadConfig({
+      ACCOUNT_WEIGHTS: ' acc_a=3, acc_b = 2 ,',
+      ACCOUNT_MAX_IN_FLIGHT: '16',
+    }).scheduling;
+    expect(scheduling.weights).toEqual({ acc_a: 3, acc_b: 2 });
+    expect(scheduling.maxInFlight).toBe(16);
+    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a' })).toThrow(/ACCOUNT_WEIGHTS must list/);
+    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a=0' })).toThrow(
+      /ACCOUNT_WEIGHTS must be an integer/,
+    );
+    expect(() => loadConfig({ ACCOUNT_WEIGHTS: 'acc_a=1=2' })).toThrow(/ACCOUNT_WEIGHTS must list/);
+    expect(() => loadConfig({ ACCOUNT_MAX_IN_FLIGHT: '0' })).toThrow(/ACCOUNT_MAX_IN_FLIGHT/);
+  });
+
   it('reads the webhook settings: retries for a day, disabling after five days by default', () => {
     expect(loadConfig({}).webhooks).toEqual({
       maxEndpointsPerAccount: 20,
@@ -244,6 +264,17 @@ describe('loadConfig', () => {
       /DATABASE_CONNECT_TIMEOUT_MS must be an integer/,
     );
     expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
+  });
+
+  it('shards each network into 4 queues, leased for 10 s, by default', () => {
+    expect(loadConfig({}).queue).toMatchObject({ shards: 4, leaseTtlMs: 10_000 });
+    const set = loadConfig({ QUEUE_SHARDS: '64', LEASE_TTL_MS: '3000' });
+    expect(set.queue).toMatchObject({ shards: 64, leaseTtlMs: 3_000 });
+    expect(loadConfig({ QUEUE_SHARDS: '1' }).queue.shards).toBe(1);
+    for (const shards of ['0', '65', '2.5']) {
+      expect(() => loadConfig({ QUEUE_SHARDS: shards })).toThrow(/QUEUE_SHARDS must be/);
+    }
+    expect(() => loadConfig({ LEASE_TTL_MS: '10' })).toThrow(/LEASE_TTL_MS must be/);
   });
 
   it('reads the HTTP timeouts: headers within 10 s, the whole request within 20 s', () => {

@@ -135,6 +135,8 @@ export function loadConfig(env: Env): AppConfig {
     queue: {
       prefix: env.QUEUE_PREFIX || 'ais',
       redisTimeoutMs: integer('REDIS_TIMEOUT_MS', env.REDIS_TIMEOUT_MS, 1_000, 50, 60_000),
+      shards: integer('QUEUE_SHARDS', env.QUEUE_SHARDS, 4, 1, 64),
+      leaseTtlMs: integer('LEASE_TTL_MS', env.LEASE_TTL_MS, 10_000, 300, 600_000),
     },
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),
@@ -154,6 +156,11 @@ export function loadConfig(env: Env): AppConfig {
         : undefined,
       metricsHost: env.WORKER_METRICS_HOST ?? '127.0.0.1',
       faultInjection: faultInjection(profile, env.FAULT_INJECTION),
+    },
+    scheduling: {
+      weights: accountWeights(env.ACCOUNT_WEIGHTS),
+      maxInFlight: integer('ACCOUNT_MAX_IN_FLIGHT', env.ACCOUNT_MAX_IN_FLIGHT, 128, 1, 100_000),
+      overCapDelayMs: integer('ACCOUNT_OVER_CAP_DELAY_MS', env.ACCOUNT_OVER_CAP_DELAY_MS, 500, 10),
     },
     evm: {
       replaceAfterMs: integer('EVM_REPLACE_AFTER_MS', env.EVM_REPLACE_AFTER_MS, 30_000, 100),
@@ -412,6 +419,20 @@ function redactPaths(value: string | undefined): string[] {
       }
       return path;
     });
+}
+
+/** `ACCOUNT_WEIGHTS=<account id>=<weight>,...`: integers from 1 to 1000. */
+function accountWeights(value: string | undefined): Record<string, number> {
+  const weights: Record<string, number> = {};
+  for (const entry of (value ?? '').split(',').map((part) => part.trim())) {
+    if (!entry) continue;
+    const [accountId, weight, extra] = entry.split('=').map((part) => part.trim());
+    if (!accountId || weight === undefined || extra !== undefined) {
+      throw new ConfigError('ACCOUNT_WEIGHTS', `must list <account id>=<weight> (got "${entry}")`);
+    }
+    weights[accountId] = integer('ACCOUNT_WEIGHTS', weight, 1, 1, 1_000);
+  }
+  return weights;
 }
 
 function workerNetworks(value: string | undefined): ConcreteNetwork[] | 'all' {

@@ -9,13 +9,27 @@ export const EXECUTE_OPERATION = 'execute-operation';
 
 export interface OperationJobData {
   operationId: string;
+  /** The account and network the operation counts against (absent on jobs of older releases). */
+  accountId?: string;
+  network?: ConcreteNetwork;
   /** Absent when the reconciler, not a request, enqueued the operation. */
   requestId?: string;
 }
 
-/** One queue per network, so workers can be pinned to networks (WORKER_NETWORKS). */
-export function operationQueueName(network: ConcreteNetwork): string {
-  return `operations-${network}`;
+/** What the producer needs of an operation: its id (the job id), network, account (its share) and signer (its shard). */
+export interface QueuedOperation {
+  id: string;
+  network: ConcreteNetwork;
+  accountId: string;
+  signer: string;
+}
+
+/**
+ * Queues per network (WORKER_NETWORKS pins workers to networks), each network split into
+ * QUEUE_SHARDS shards by signer (`queueShardOf`), so that one worker at a time serves a wallet.
+ */
+export function operationQueueName(network: ConcreteNetwork, shard: number): string {
+  return `operations-${network}-${shard}`;
 }
 
 /** Channel on which the worker announces that an operation settled (confirmed or failed). */

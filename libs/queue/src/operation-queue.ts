@@ -3,7 +3,15 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
-import { EXECUTE_OPERATION, operationQueueName, type OperationJobData } from './operation-jobs';
+import { AccountBacklog } from './account-backlog';
+import { fairSharePriority } from './account-scheduling';
+import {
+  EXECUTE_OPERATION,
+  operationQueueName,
+  type OperationJobData,
+  type QueuedOperation,
+} from './operation-jobs';
+import { queueShardOf } from './queue-shard';
 import { redisDeadline } from './redis-deadline';
 
 const JOB_OPTIONS = {
@@ -21,45 +29,82 @@ export function operationRetryDelay(attemptsMade: number): number {
   return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
 }
 
-/** The producer side: puts operation ids on their network's queue. */
+/**
+ * The producer side: puts operation ids on their queue, the shard of their network that their
+ * signer's operations all go to (so one worker at a time serves a wallet).
+ */
 @Injectable()
 export class OperationQueue implements OnApplicationShutdown {
-  private readonly queues = new Map<ConcreteNetwork, Queue<OperationJobData>>();
+  /** By queue name. */
+  private readonly queues = new Map<string, Queue<OperationJobData>>();
   private connection?: Redis;
+  private accountBacklog?: AccountBacklog;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /**
-   * Puts the operation's job on its queue, or fails within REDIS_TIMEOUT_MS (Redis away, or
-   * still connecting): the caller keeps the operation in Postgres for the reconciler.
+   * Puts the operation's job on its queue, at its place in its account's backlog (the fair-share
+   * priority), or fails within REDIS_TIMEOUT_MS (Redis away, or still connecting): the caller
+   * keeps the operation in Postgres for the reconciler.
    */
-  async enqueue(operation: { id: string; network: ConcreteNetwork }): Promise<void> {
-    const added = this.queue(operation.network).add(
-      EXECUTE_OPERATION,
-      { operationId: operation.id, requestId: LogContext.current()?.requestId },
-      { ...JOB_OPTIONS, jobId: operation.id },
-    );
-    await redisDeadline(added, this.config.queue.redisTimeoutMs, 'take the job');
+  async enqueue(operation: QueuedOperation): Promise<void> {
+    await redisDeadline(this.add(operation), this.config.queue.redisTimeoutMs, 'take the job');
   }
 
-  queue(network: ConcreteNetwork): Queue<OperationJobData> {
-    let queue = this.queues.get(network);
+  private async add(operation: QueuedOperation): Promise<void> {
+    const { id, network, accountId } = operation;
+    const queue = this.queueOf(operation);
+    // Without an offline queue, a command sent before the connection is up fails at once.
+    await queue.waitUntilReady();
+    const pending = await this.backlog().register(network, accountId, id);
+    const weight = this.config.scheduling.weights[accountId] ?? 1;
+    await queue.add(
+      EXECUTE_OPERATION,
+      { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },
+      { ...JOB_OPTIONS, jobId: id, priority: fairSharePriority(pending, weight) },
+    );
+  }
+
+  private backlog(): AccountBacklog {
+    this.accountBacklog ??= new AccountBacklog(this.connect(), this.config.queue.prefix);
+    return this.accountBacklog;
+  }
+
+  /** The queue of an operation: its network's shard of its signer. */
+  private queueOf(operation: QueuedOperation): Queue<OperationJobData> {
+    return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
+  }
+
+  /** Every shard queue of a network (for the admin board and the queue depth metrics). */
+  networkQueues(network: ConcreteNetwork): Queue<OperationJobData>[] {
+    return Array.from({ length: this.config.queue.shards }, (_, shard) =>
+      this.queue(network, shard),
+    );
+  }
+
+  private queue(network: ConcreteNetwork, shard: number): Queue<OperationJobData> {
+    const name = operationQueueName(network, shard);
+    let queue = this.queues.get(name);
     if (!queue) {
-      queue = LogContext.outside(() => {
-        // No offline queue: while Redis is away a command fails at once instead of waiting
-        // for a reconnect (and piling up in memory); the reconciler enqueues later.
-        this.connection ??= new Redis(this.config.redisUrl, {
-          maxRetriesPerRequest: 2,
-          enableOfflineQueue: false,
-        });
-        return new Queue<OperationJobData>(operationQueueName(network), {
-          connection: this.connection,
-          prefix: this.config.queue.prefix,
-        });
-      });
-      this.queues.set(network, queue);
+      queue = LogContext.outside(
+        () =>
+          new Queue<OperationJobData>(name, {
+            connection: this.connect(),
+            prefix: this.config.queue.prefix,
+          }),
+      );
+      this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  private connect(): Redis {
+    // No offline queue: while Redis is away a command fails at once instead of waiting for a
+    // reconnect (and piling up in memory); the reconciler enqueues later.
+    this.connection ??= LogContext.outside(
+      () => new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }),
+    );
+    return this.connection;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,14 +1,35 @@
 import { Global, Module } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AccountBacklog } from './account-backlog';
 import { ApiKeyRevocations } from './api-key-revocations';
 import { OperationQueue } from './operation-queue';
-import { RedisModule } from './redis.module';
+import { REDIS, RedisModule } from './redis.module';
 import { SettlementChannel } from './settlement-channel';
 import { WebhookQueue } from './webhook-queue';
 
 @Global()
 @Module({
   imports: [RedisModule],
-  providers: [OperationQueue, SettlementChannel, ApiKeyRevocations, WebhookQueue],
-  exports: [RedisModule, OperationQueue, SettlementChannel, ApiKeyRevocations, WebhookQueue],
+  providers: [
+    OperationQueue,
+    SettlementChannel,
+    ApiKeyRevocations,
+    WebhookQueue,
+    {
+      provide: AccountBacklog,
+      inject: [REDIS, APP_CONFIG],
+      useFactory: (redis: Redis, config: AppConfig) =>
+        new AccountBacklog(redis, config.queue.prefix),
+    },
+  ],
+  exports: [
+    RedisModule,
+    OperationQueue,
+    SettlementChannel,
+    ApiKeyRevocations,
+    WebhookQueue,
+    AccountBacklog,
+  ],
 })
 export class QueueModule {}

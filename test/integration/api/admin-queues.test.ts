@@ -57,8 +57,11 @@ describe('Bull Board at /admin/queues', () => {
       const api = await http.get('/admin/queues/api/queues', auth);
       expect(api.status).toBe(200);
       const names = (api.body.queues as { name: string }[]).map((queue) => queue.name);
-      expect(names).toEqual(expect.arrayContaining(['operations-base', 'operations-solana']));
-      expect(names).toHaveLength(21);
+      // Every shard queue of every network: 21 networks, QUEUE_SHARDS (4 by default) each.
+      expect(names).toEqual(
+        expect.arrayContaining(['operations-base-0', 'operations-base-3', 'operations-solana-2']),
+      );
+      expect(names).toHaveLength(21 * 4);
     });
 
     it('serves the board under a Content-Security-Policy it works with, in a real browser', async () => {
@@ -77,7 +80,7 @@ describe('Bull Board at /admin/queues', () => {
         const errors = pageErrors(tab);
         await tab.goto(`${http.baseUrl}/admin/queues`);
         // The React app ran, fetched the queue list from its API and rendered it.
-        await tab.getByText('operations-solana', { exact: true }).first().waitFor();
+        await tab.getByText('operations-solana-0', { exact: true }).first().waitFor();
         expect(errors).toEqual([]);
       } finally {
         await browser.close();

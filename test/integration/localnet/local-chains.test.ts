@@ -45,6 +45,32 @@ describe('startLocalChains and the localnet CLI', () => {
     }
   });
 
+  it('mines on arrival, and every second what automine left in the pool', async () => {
+    const chains = await startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 });
+    const provider = new JsonRpcProvider(chains.evmRpcUrl, undefined, {
+      cacheTimeout: -1,
+      staticNetwork: true,
+    });
+    try {
+      const wallet = new Wallet(Wallet.createRandom().privateKey, provider);
+      await provider.send('anvil_setBalance', [wallet.address, toBeHex(parseEther('1'))]);
+      const send = () =>
+        wallet.sendTransaction({ to: wallet.address, value: 0n, gasLimit: 21_000n });
+      const sentAt = Date.now();
+      expect((await (await send()).wait())?.status).toBe(1);
+      expect(Date.now() - sentAt).toBeLessThan(900); // on arrival, not on the interval
+
+      // A transaction automine does not take (here: automine off) still lands within the interval.
+      await provider.send('evm_setAutomine', [false]);
+      const left = await send();
+      const receipt = await left.wait(1, 5_000);
+      expect(receipt?.status).toBe(1);
+    } finally {
+      provider.destroy();
+      await chains.stop();
+    }
+  });
+
   it('runs as a CLI that prints its URLs and stops cleanly on SIGTERM', async () => {
     const cli = spawnTs('apps/localnet/src/main.ts', {
       EVM_PORT: '0',

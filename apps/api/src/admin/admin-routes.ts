@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { METRICS, metricsRegistry } from '@app/common';
 import { NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
-import { OperationQueue } from '@app/queue';
+import { AccountBacklog, OperationQueue, refreshAccountGauges } from '@app/queue';
 import { errorEnvelope } from '../http/error-envelope';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -25,11 +25,14 @@ export async function mountAdminRoutes(
   const admin = config.admin;
   if (!admin) return;
   const queues = app.get(OperationQueue);
+  const backlog = app.get(AccountBacklog);
   const networks = NETWORKS.filter((network): network is ConcreteNetwork => network !== 'evm');
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: networks.map((network) => new BullMQAdapter(queues.queue(network))),
+    queues: networks
+      .flatMap((network) => queues.networkQueues(network))
+      .map((queue) => new BullMQAdapter(queue)),
     serverAdapter: board,
   });
   const expected = Buffer.from(`${admin.user}:${admin.password}`);
@@ -44,15 +47,15 @@ export async function mountAdminRoutes(
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
     scope.get('/metrics', async (_request, reply) => {
-      await Promise.all(
-        networks.map(async (network) => {
-          const queue = queues.queue(network);
+      const depths = Promise.all(
+        networks.flatMap(queues.networkQueues.bind(queues)).map(async (queue) => {
           const counts = await queue.getJobCounts(...QUEUE_STATES);
           for (const state of QUEUE_STATES) {
             METRICS.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);
           }
         }),
       );
+      await Promise.all([depths, refreshAccountGauges(backlog, networks)]);
       return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });
   });

@@ -5,27 +5,40 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { Worker, type Job } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext, METRICS, boundedText } from '@app/common';
-import { APP_CONFIG, NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { OperationRunner, RetryLater } from '@app/domain';
 import {
   EXECUTE_OPERATION,
+  REDIS,
+  ShardLeaseKeeper,
+  ShardLeases,
   operationQueueName,
   operationRetryDelay,
   type OperationJobData,
+  type ShardRef,
 } from '@app/queue';
+import { AccountSlots } from '../scheduling/account-slots';
+import { workerId } from '../worker-id';
+import { workerNetworks } from '../worker-networks';
 
 /** Error text in a log line: some errors embed whole transactions. */
 const LOGGED_ERROR_MAX = 500;
 
-/** Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS). */
+/**
+ * Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS): from the
+ * shards whose lease it holds (its share of each network's QUEUE_SHARDS), one BullMQ Worker each.
+ */
 @Injectable()
 export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OperationsProcessor');
-  private readonly workers: Worker<OperationJobData>[] = [];
-  private readonly connections: Redis[] = [];
+  /** The BullMQ Worker of each shard this worker consumes, by queue name. */
+  private readonly workers = new Map<string, Worker<OperationJobData>>();
+  /** Shared by the shards' Workers for their non-blocking commands (each adds a blocking one). */
+  private connection?: Redis;
+  private leases?: ShardLeaseKeeper;
   private readonly handlers: Record<string, (job: Job<OperationJobData>) => Promise<void>> = {
     [EXECUTE_OPERATION]: (job) => this.runner.run(job.data.operationId),
   };
@@ -33,50 +46,83 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: OperationRunner,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly slots: AccountSlots,
   ) {}
 
-  onApplicationBootstrap(): void {
-    for (const network of this.networks()) {
-      const worker = new Worker<OperationJobData>(
-        operationQueueName(network),
-        (job) =>
-          LogContext.run(
-            {
-              requestId: job.data.requestId,
-              operationId: job.data.operationId,
-              jobId: job.id,
-              queue: job.queueName,
-              attempt: job.attemptsMade + 1,
-            },
-            () => this.handle(job),
-          ),
-        {
-          // BullMQ leaves a connection it was given open: closed by us after the worker.
-          connection: this.newConnection(),
-          prefix: this.config.queue.prefix,
-          concurrency: this.config.worker.concurrency,
-          // A job whose worker died is picked up again once its lock lapses.
-          lockDuration: this.config.worker.jobLockMs,
-          stalledInterval: Math.max(250, Math.floor(this.config.worker.jobLockMs / 2)),
-          maxStalledCount: 1_000,
-          settings: { backoffStrategy: operationRetryDelay },
-        },
-      );
-      worker.on('error', (error) =>
-        this.logger.error(`Queue ${network}: ${boundedText(error.message, LOGGED_ERROR_MAX)}`),
-      );
-      this.workers.push(worker);
-    }
-    this.logger.log(`Taking operations of: ${this.networks().join(', ')}`);
+  async onApplicationBootstrap(): Promise<void> {
+    const { prefix, shards, leaseTtlMs: ttlMs } = this.config.queue;
+    this.leases = new ShardLeaseKeeper(
+      new ShardLeases(this.redis, { prefix, workerId: workerId(), ttlMs }),
+      { networks: workerNetworks(this.config), shards, ttlMs },
+      {
+        start: (shard) => this.startShard(shard),
+        stop: (shard, graceful) => this.stopShard(shard, graceful),
+      },
+      new Logger('ShardLeases'),
+    );
+    await this.leases.start();
+    this.logger.log(`Taking operations of: ${workerNetworks(this.config).join(', ')}`);
   }
 
-  private async handle(job: Job<OperationJobData>): Promise<void> {
+  private startShard({ network, shard }: ShardRef): void {
+    const name = operationQueueName(network, shard);
+    this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    const worker = new Worker<OperationJobData>(
+      name,
+      (job, token) =>
+        LogContext.run(
+          {
+            requestId: job.data.requestId,
+            operationId: job.data.operationId,
+            jobId: job.id,
+            queue: job.queueName,
+            attempt: job.attemptsMade + 1,
+          },
+          () => this.handle(job, token),
+        ),
+      {
+        // BullMQ leaves a connection it was given open: closed by us after the workers.
+        connection: this.connection,
+        prefix: this.config.queue.prefix,
+        concurrency: this.config.worker.concurrency,
+        // A job whose worker died is picked up again once its lock lapses.
+        lockDuration: this.config.worker.jobLockMs,
+        stalledInterval: Math.max(250, Math.floor(this.config.worker.jobLockMs / 2)),
+        maxStalledCount: 1_000,
+        settings: { backoffStrategy: operationRetryDelay },
+      },
+    );
+    worker.on('error', (error) =>
+      this.logger.error(`Queue ${name}: ${boundedText(error.message, LOGGED_ERROR_MAX)}`),
+    );
+    this.workers.set(name, worker);
+  }
+
+  /** Graceful: the shard's running jobs finish first; otherwise it stops taking jobs at once. */
+  private async stopShard({ network, shard }: ShardRef, graceful: boolean): Promise<void> {
+    const name = operationQueueName(network, shard);
+    const worker = this.workers.get(name);
+    this.workers.delete(name);
+    await worker?.close(!graceful);
+  }
+
+  private async handle(job: Job<OperationJobData>, token?: string): Promise<void> {
     const handler = this.handlers[job.name];
     if (!handler) throw new Error(`No handler for job ${job.name}`);
+    const slot = await this.slots.take(job.data);
+    if (!slot.run) {
+      // The account runs its cap of operations already: this one waits its turn, not counted
+      // as an attempt.
+      await job.moveToDelayed(Date.now() + slot.delayMs, token);
+      throw new DelayedError();
+    }
     const timer = METRICS.jobDuration.startTimer({ queue: job.queueName });
     this.logger.debug('Job started');
+    let completed = false;
     try {
       await handler(job);
+      completed = true;
       timer({ outcome: 'completed' });
     } catch (error) {
       timer({ outcome: 'retried' });
@@ -84,26 +130,18 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       const level = error instanceof RetryLater ? 'debug' : 'warn';
       this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
+    } finally {
+      await this.slots.release(job.data, completed);
     }
   }
 
-  private newConnection(): Redis {
-    const connection = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
-    this.connections.push(connection);
-    return connection;
-  }
-
-  private networks(): ConcreteNetwork[] {
-    const chosen = this.config.worker.networks;
-    return chosen === 'all' ? NETWORKS.filter((n): n is ConcreteNetwork => n !== 'evm') : chosen;
-  }
-
   /**
-   * On SIGTERM: stop taking jobs and let the running ones finish (BullMQ's graceful close),
-   * before Postgres and Redis are closed by the later shutdown hooks.
+   * On SIGTERM: stop taking jobs and let the running ones finish (BullMQ's graceful close), then
+   * give the shards' leases back so other workers take them at once; all before Postgres and
+   * Redis are closed by the later shutdown hooks.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    for (const connection of this.connections) connection.disconnect();
+    await this.leases?.stop();
+    this.connection?.disconnect();
   }
 }

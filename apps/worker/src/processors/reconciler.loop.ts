@@ -8,8 +8,9 @@ import {
 import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Reconciler } from '@app/domain';
+import { BacklogPruner } from '../scheduling/backlog-pruner';
 
-/** Runs the reconciler on an interval. Every worker runs it; re-enqueueing is idempotent. */
+/** Runs the reconciler (and prunes the account backlogs) on an interval. Every worker runs it; re-enqueueing is idempotent. */
 @Injectable()
 export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Reconciler');
@@ -19,6 +20,7 @@ export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reconciler: Reconciler,
+    private readonly pruner: BacklogPruner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -26,6 +28,7 @@ export class ReconcilerLoop implements OnApplicationBootstrap, OnApplicationShut
       if (this.running) return;
       this.running = this.reconciler
         .reconcile()
+        .then(() => this.pruner.prune())
         .catch((error: unknown) => this.logger.warn(`Reconcile failed: ${boundedText(error, 500)}`))
         .finally(() => (this.running = undefined));
     }, this.config.worker.reconcileIntervalMs);

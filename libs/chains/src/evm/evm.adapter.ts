@@ -216,6 +216,35 @@ export class EvmAdapter implements ChainAdapter {
     });
   }
 
+  async blockNumber(network: EvmNetworkDefinition): Promise<number> {
+    return Number(await this.call(network, this.provider(network).send('eth_blockNumber', [])));
+  }
+
+  /**
+   * The hashes of the transactions in each of these blocks (one JSON-RPC batch; raw, without
+   * ethers' block formatting); null for a block the node does not have (yet).
+   */
+  async blockTransactionHashes(
+    network: EvmNetworkDefinition,
+    blocks: number[],
+  ): Promise<Array<string[] | null>> {
+    if (blocks.length === 0) return [];
+    const payload = blocks.map((block, id) => ({
+      jsonrpc: '2.0' as const,
+      id,
+      method: 'eth_getBlockByNumber',
+      params: [`0x${block.toString(16)}`, false],
+    }));
+    const answers = await this.call(network, this.provider(network)._send(payload), true);
+    const byId = new Map(answers.map((answer) => [Number(answer.id), answer]));
+    return blocks.map((_, id) => {
+      const answer = byId.get(id);
+      if (!answer || 'error' in answer) throw new Error(`No block ${blocks[id]} from the node`);
+      const block = answer.result as { transactions?: string[] } | null;
+      return block ? (block.transactions ?? []) : null;
+    });
+  }
+
   receipt(network: EvmNetworkDefinition, hash: string): Promise<TransactionReceipt | null> {
     return this.call(network, this.provider(network).getTransactionReceipt(hash));
   }

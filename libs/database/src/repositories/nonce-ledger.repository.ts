@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+
+/** A wait for a wallet's send lock this long is logged: a batch is holding it that long. */
+const SLOW_LOCK_MS = 5_000;
 
 /** One connection holding a wallet's send lock: every query of the send runs on it. */
 export interface WalletSession {
@@ -11,6 +14,8 @@ export interface WalletSession {
 /** The next nonce of each (chain, wallet), read and written under the wallet's send lock. */
 @Injectable()
 export class NonceLedgerRepository {
+  private readonly logger = new Logger(NonceLedgerRepository.name);
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -38,7 +43,12 @@ export class NonceLedgerRepository {
       },
     };
     try {
+      const asked = Date.now();
       await runner.query('SELECT pg_advisory_lock(hashtext($1))', [wallet]);
+      const waitedMs = Date.now() - asked;
+      if (waitedMs >= SLOW_LOCK_MS) {
+        this.logger.warn(`Waited ${waitedMs} ms for the send lock of ${wallet}`);
+      }
       try {
         return await work(session);
       } finally {

@@ -330,6 +330,16 @@ export class OperationRepository {
     });
   }
 
+  /** Which of these operations are not settled yet (the unknown ones are not among them). */
+  async unsettledAmong(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.dataSource.getRepository(OperationEntity).find({
+      select: { id: true },
+      where: { id: In(ids), status: In(UNSETTLED_STATUSES) },
+    });
+    return new Set(rows.map((row) => row.id));
+  }
+
   async touch(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.dataSource

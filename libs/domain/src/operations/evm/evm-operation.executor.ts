@@ -3,6 +3,7 @@ import type { TransactionReceipt } from 'ethers';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
+  EvmInclusionWatcher,
   decodeSigned,
   evmOutcome,
   feesJson,
@@ -19,10 +20,13 @@ import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
 
-const RECEIPT_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
+/** The longest a wait for inclusion lasts before the receipt is checked directly again. */
+const INCLUSION_WAIT_MAX_MS = 1_000;
 const CONFIRM_PATIENCE_MS = 120_000;
 /** Waited this long without a receipt, an operation checks for a nonce gap below it. */
 const GAP_LOOK_AFTER_MS = 2_000;
+/** Waited this long without a receipt, an operation says so once (where its wallet stands). */
+const SLOW_RECEIPT_MS = 15_000;
 
 /** The version of an operation's transaction that was mined, with its receipt. */
 interface Landed {
@@ -52,6 +56,7 @@ export class EvmOperationExecutor {
     private readonly pipeline: EvmSendPipeline,
     private readonly settler: OperationSettler,
     private readonly signer: ManagedSigner,
+    private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
   ) {}
 
@@ -105,7 +110,9 @@ export class EvmOperationExecutor {
   }
 
   /**
-   * Polls for a receipt of any version of the operation's transaction. A `signed` version may
+   * Waits for a receipt of any version of the operation's transaction: asked for directly, then
+   * again whenever the network's block scan sees one of them mined (or a second passes without
+   * news, so the timers below still run). A `signed` version may
    * never have been broadcast (a crash, or a replacement just stored), so its bytes go out
    * first; later, the same bytes are re-sent whenever the node seems to have dropped them, a
    * version the market has outbid is replaced, and a nonce gap below the operation (which would
@@ -121,10 +128,22 @@ export class EvmOperationExecutor {
     let lastSent = operation.status === 'signed' ? 0 : Date.now();
     let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
-    for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
+    let saidSlow = false;
+    const wakeMs = Math.min(
+      INCLUSION_WAIT_MAX_MS,
+      this.config.worker.rebroadcastAfterMs,
+      this.config.evm.replaceAfterMs,
+    );
+    while (Date.now() - started < CONFIRM_PATIENCE_MS) {
       const landed = await this.landedVersion(network, hashes);
       if (landed) return landed;
       if (Date.now() - started >= GAP_LOOK_AFTER_MS) await this.gaps.healBelow(network, operation);
+      if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
+        saidSlow = true;
+        this.logger.warn(
+          `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}`,
+        );
+      }
 
       if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
         waitingSince = Date.now();
@@ -155,7 +174,8 @@ export class EvmOperationExecutor {
         }
         // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
       }
-      await sleep(RECEIPT_POLL_MS[Math.min(attempt, RECEIPT_POLL_MS.length - 1)]);
+      const found = await this.waitForInclusion(network, hashes, wakeMs);
+      if (found) return found;
     }
     throw new RetryLater(
       `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}`,
@@ -175,6 +195,27 @@ export class EvmOperationExecutor {
       return ` (nonce ${operation.nonce}; the node counts ${mined} mined, ${pending} with its pool)`;
     } catch {
       return '';
+    }
+  }
+
+  /**
+   * Waits until the network's block scan sees one of the versions mined, or `maxMs`. Watched
+   * only once a first look found no receipt (on a chain that mines at once there is nothing to
+   * watch), so it looks once more after watching: a block mined in between is not missed.
+   */
+  private async waitForInclusion(
+    network: EvmNetworkDefinition,
+    hashes: string[],
+    maxMs: number,
+  ): Promise<Landed | null> {
+    const watch = this.inclusion.watch(network, hashes);
+    try {
+      const landed = await this.landedVersion(network, hashes);
+      if (landed) return landed;
+      await watch.wait(maxMs);
+      return null;
+    } finally {
+      watch.cancel();
     }
   }
 
@@ -245,8 +286,4 @@ class ReplacedTransaction extends RetryLater {
   constructor() {
     super('The nonce was used by another transaction');
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,136 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { boundedText } from '@app/common';
+import type { EvmNetworkDefinition } from '../networks/network-definition';
+import { EvmAdapter } from './evm.adapter';
+
+/** Blocks read per round when the watcher has fallen behind (one JSON-RPC batch). */
+const MAX_BLOCKS_PER_ROUND = 50;
+/** Pause between two looks at the chain head when nothing new was mined. */
+const IDLE_POLL_MS = 10;
+/** After a failed look (node away), before the next. */
+const ERROR_PAUSE_MS = 250;
+
+/** A registration for some transactions of one operation; see `EvmInclusionWatcher.watch`. */
+export interface InclusionWatch {
+  /** Resolves true once one of them is in a block scanned since `watch`, or false at `maxMs`. */
+  wait(maxMs: number): Promise<boolean>;
+  /** Stops watching (always call it, whatever `wait` gave). */
+  cancel(): void;
+}
+
+/**
+ * Tells the operations waiting on a network when their transactions are mined, from one scan
+ * of each new block's transaction hashes, instead of every operation polling for its receipt:
+ * the RPC calls spent waiting grow with blocks, not with operations in flight times polls.
+ *
+ * It only sees blocks from the moment a watch is registered, so a caller checks the receipt
+ * once itself after registering (anything mined earlier shows there), then waits.
+ */
+@Injectable()
+export class EvmInclusionWatcher implements OnApplicationShutdown {
+  private readonly logger = new Logger(EvmInclusionWatcher.name);
+  private readonly scans = new Map<string, BlockScan>();
+  private stopped = false;
+
+  constructor(private readonly evm: EvmAdapter) {}
+
+  watch(network: EvmNetworkDefinition, hashes: string[]): InclusionWatch {
+    let scan = this.scans.get(network.chainKey);
+    if (!scan) {
+      scan = new BlockScan(network, this.evm, this.logger, () => this.stopped);
+      this.scans.set(network.chainKey, scan);
+    }
+    return scan.watch(hashes.map((hash) => hash.toLowerCase()));
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+}
+
+/** The scan of one network's new blocks, running while anyone waits. */
+class BlockScan {
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private nextBlock?: number;
+  private running = false;
+
+  constructor(
+    private readonly network: EvmNetworkDefinition,
+    private readonly evm: EvmAdapter,
+    private readonly logger: Logger,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  watch(hashes: string[]): InclusionWatch {
+    let notify!: () => void;
+    const included = new Promise<true>((resolve) => (notify = () => resolve(true)));
+    for (const hash of hashes) {
+      const set = this.waiters.get(hash) ?? new Set();
+      set.add(notify);
+      this.waiters.set(hash, set);
+    }
+    if (!this.running) void this.run();
+    const cancel = () => {
+      for (const hash of hashes) {
+        const set = this.waiters.get(hash);
+        set?.delete(notify);
+        if (set?.size === 0) this.waiters.delete(hash);
+      }
+    };
+    return {
+      wait: async (maxMs) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), maxMs);
+        });
+        return Promise.race([included, timeout]).finally(() => clearTimeout(timer));
+      },
+      cancel,
+    };
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiters.size > 0 && !this.stopped()) {
+        try {
+          if (!(await this.scanNewBlocks())) await sleep(IDLE_POLL_MS);
+        } catch (error) {
+          this.logger.debug(
+            `Block scan on ${this.network.network} failed: ${boundedText(error, 300)}`,
+          );
+          await sleep(ERROR_PAUSE_MS);
+        }
+      }
+    } finally {
+      this.running = false;
+      // From a pause the scan starts at the head again: whoever registers then checks first.
+      this.nextBlock = undefined;
+    }
+  }
+
+  /** Reads the blocks mined since the last round; false when there were none. */
+  private async scanNewBlocks(): Promise<boolean> {
+    const head = await this.evm.blockNumber(this.network);
+    this.nextBlock ??= head;
+    if (head < this.nextBlock) return false;
+    const last = Math.min(head, this.nextBlock + MAX_BLOCKS_PER_ROUND - 1);
+    const first = this.nextBlock;
+    const blocks = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    const hashesByBlock = await this.evm.blockTransactionHashes(this.network, blocks);
+    for (const hashes of hashesByBlock) {
+      // A node behind the one that gave the head (failover): that block on the next round.
+      if (hashes === null) break;
+      for (const hash of hashes) {
+        const waiting = this.waiters.get(hash.toLowerCase());
+        if (waiting) for (const notify of waiting) notify();
+      }
+      this.nextBlock += 1;
+    }
+    return true;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,165 @@
+import type Redis from 'ioredis';
+import type { ConcreteNetwork } from '@app/config';
+
+/**
+ * Each account's share of a network's queue, kept in Redis beside the queue (Postgres stays the
+ * source of truth; the reconciler prunes what it no longer holds, and a flushed Redis just
+ * starts counting again):
+ * - `pending`: the ids of the account's operations put on the queue and not completed, whose
+ *   count is the next job's place in the account's backlog (its fair-share priority);
+ * - `in-flight`: the ids of the account's operations a worker is running now, each with an
+ *   expiry renewed while it runs, so a slot held by a killed worker frees itself.
+ */
+export class AccountBacklog {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  /** Counts the operation as pending (once, however often it is enqueued): the pending count. */
+  async register(
+    network: ConcreteNetwork,
+    accountId: string,
+    operationId: string,
+  ): Promise<number> {
+    const count = await this.redis.eval(
+      REGISTER,
+      2,
+      this.accountsKey(network),
+      this.pendingKey(network, accountId),
+      accountId,
+      operationId,
+    );
+    return Number(count);
+  }
+
+  /**
+   * Takes one of the account's `cap` in-flight slots for the operation (kept if it holds one):
+   * `{ taken: false, pending }` when all are held by other operations.
+   */
+  async takeSlot(
+    network: ConcreteNetwork,
+    accountId: string,
+    operationId: string,
+    cap: number,
+    holdMs: number,
+  ): Promise<{ taken: boolean; pending: number }> {
+    const now = Date.now();
+    const [taken, pending] = (await this.redis.eval(
+      TAKE_SLOT,
+      2,
+      this.inFlightKey(network, accountId),
+      this.pendingKey(network, accountId),
+      operationId,
+      now,
+      now + holdMs,
+      cap,
+    )) as [number, number];
+    return { taken: taken === 1, pending };
+  }
+
+  /** Frees the operation's slot; `completed` also takes it off the account's pending set. */
+  async releaseSlot(
+    network: ConcreteNetwork,
+    accountId: string,
+    operationId: string,
+    completed: boolean,
+  ): Promise<void> {
+    const pipeline = this.redis.pipeline().zrem(this.inFlightKey(network, accountId), operationId);
+    if (completed) pipeline.srem(this.pendingKey(network, accountId), operationId);
+    await pipeline.exec();
+  }
+
+  /** Pushes back the expiry of slots still held (a running operation's), in one round trip. */
+  async renewSlots(
+    slots: Array<{ network: ConcreteNetwork; accountId: string; operationId: string }>,
+    holdMs: number,
+  ): Promise<void> {
+    if (slots.length === 0) return;
+    const until = Date.now() + holdMs;
+    const pipeline = this.redis.pipeline();
+    for (const slot of slots) {
+      pipeline.zadd(this.inFlightKey(slot.network, slot.accountId), 'XX', until, slot.operationId);
+    }
+    await pipeline.exec();
+  }
+
+  /** Per account with pending work on the network: its pending and in-flight counts. */
+  async depths(
+    network: ConcreteNetwork,
+  ): Promise<Array<{ accountId: string; pending: number; inFlight: number }>> {
+    const accounts = await this.redis.smembers(this.accountsKey(network));
+    if (accounts.length === 0) return [];
+    const now = Date.now();
+    const pipeline = this.redis.pipeline();
+    for (const accountId of accounts) {
+      pipeline.scard(this.pendingKey(network, accountId));
+      pipeline.zcount(this.inFlightKey(network, accountId), now, '+inf');
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    return accounts.map((accountId, i) => ({
+      accountId,
+      pending: Number(replies[2 * i]?.[1] ?? 0),
+      inFlight: Number(replies[2 * i + 1]?.[1] ?? 0),
+    }));
+  }
+
+  /**
+   * Takes off the pending sets the operations Postgres says are settled or unknown (their job
+   * completed without the news reaching Redis: a worker killed in between), up to `sample` per
+   * account per call, and forgets accounts left with nothing pending. Returns how many it took off.
+   */
+  async prune(
+    network: ConcreteNetwork,
+    unsettled: (operationIds: string[]) => Promise<Set<string>>,
+    sample = PRUNE_SAMPLE,
+  ): Promise<number> {
+    let pruned = 0;
+    for (const accountId of await this.redis.smembers(this.accountsKey(network))) {
+      const pendingKey = this.pendingKey(network, accountId);
+      const ids = await this.redis.srandmember(pendingKey, sample);
+      const live = ids.length ? await unsettled(ids) : new Set<string>();
+      const done = ids.filter((id) => !live.has(id));
+      if (done.length) pruned += await this.redis.srem(pendingKey, ...done);
+      await this.redis.eval(FORGET_IF_IDLE, 2, this.accountsKey(network), pendingKey, accountId);
+    }
+    return pruned;
+  }
+
+  private accountsKey(network: ConcreteNetwork): string {
+    return `${this.prefix}:backlog:${network}:accounts`;
+  }
+
+  private pendingKey(network: ConcreteNetwork, accountId: string): string {
+    return `${this.prefix}:backlog:${network}:${accountId}:pending`;
+  }
+
+  private inFlightKey(network: ConcreteNetwork, accountId: string): string {
+    return `${this.prefix}:backlog:${network}:${accountId}:in-flight`;
+  }
+}
+
+const PRUNE_SAMPLE = 500;
+
+/** KEYS: accounts, pending. ARGV: account id, operation id. Returns the pending count. */
+const REGISTER = `
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('SADD', KEYS[1], ARGV[1])
+return redis.call('SCARD', KEYS[2])`;
+
+/**
+ * KEYS: in-flight, pending. ARGV: operation id, now, hold-until, cap.
+ * Expired slots (their worker died) are dropped first. Returns {taken (1 or 0), pending count}.
+ */
+const TAKE_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  return {1, redis.call('SCARD', KEYS[2])}
+end
+return {0, redis.call('SCARD', KEYS[2])}`;
+
+/** KEYS: accounts, pending. ARGV: account id. Atomic, so a concurrent REGISTER is never lost. */
+const FORGET_IF_IDLE = `
+if redis.call('SCARD', KEYS[2]) == 0 then redis.call('SREM', KEYS[1], ARGV[1]) end
+return 0`;

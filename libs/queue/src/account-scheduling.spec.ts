@@ -1,0 +1,55 @@
+import {
+  LOWEST_PRIORITY,
+  MAX_OVER_CAP_DELAY_MS,
+  fairSharePriority,
+  overCapDelayMs,
+} from './account-scheduling';
+
+describe('fairSharePriority', () => {
+  it("is the job's place in its account's backlog", () => {
+    expect(fairSharePriority(1, 1)).toBe(1);
+    expect(fairSharePriority(2, 1)).toBe(2);
+    expect(fairSharePriority(10_000, 1)).toBe(10_000);
+  });
+
+  it('lets an account of weight w take w jobs per round', () => {
+    expect([1, 2, 3, 4, 5].map((k) => fairSharePriority(k, 2))).toEqual([1, 1, 2, 2, 3]);
+  });
+
+  it('orders two backlogs round-robin: the idle account is next', () => {
+    const flood = Array.from({ length: 1_000 }, (_, i) => ({
+      account: 'A',
+      p: fairSharePriority(i + 1, 1),
+    }));
+    const idle = { account: 'B', p: fairSharePriority(1, 1) };
+    // BullMQ: lowest number first, FIFO among equals (B's job came last).
+    const order = [...flood, idle]
+      .map((job, at) => ({ ...job, at }))
+      .sort((x, y) => x.p - y.p || x.at - y.at);
+    expect(order.findIndex((job) => job.account === 'B')).toBe(1);
+  });
+
+  it("stays within BullMQ's range", () => {
+    expect(fairSharePriority(0, 1)).toBe(1);
+    expect(fairSharePriority(10 ** 9, 1)).toBe(LOWEST_PRIORITY);
+    expect(fairSharePriority(1, 1_000)).toBe(1);
+  });
+});
+
+describe('overCapDelayMs', () => {
+  const middle = () => 0.5;
+
+  it('grows with the rounds the backlog needs through the cap', () => {
+    expect(overCapDelayMs(10, 64, 500, middle)).toBe(500);
+    expect(overCapDelayMs(640, 64, 500, middle)).toBe(5_000);
+  });
+
+  it('is capped', () => {
+    expect(overCapDelayMs(10 ** 6, 1, 500, middle)).toBe(MAX_OVER_CAP_DELAY_MS);
+  });
+
+  it('is jittered by a quarter either way', () => {
+    expect(overCapDelayMs(10, 64, 1_000, () => 0)).toBe(750);
+    expect(overCapDelayMs(10, 64, 1_000, () => 0.999999)).toBe(1_250);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Fair share between accounts on one network's queue, on what open-source BullMQ has: job
+ * priorities. An operation's priority is its place in its own account's backlog, divided by the
+ * account's weight: the k-th pending operation of an account gets priority ceil(k / weight).
+ * Whatever the accounts' backlogs, a worker takes their jobs round-robin (weighted): an account
+ * with one pending operation is served next, even behind another's 10,000 (BullMQ takes the
+ * lowest priority number first, FIFO within one number).
+ */
+
+/** BullMQ's highest (least urgent) priority number. */
+export const LOWEST_PRIORITY = 2 ** 21 - 1;
+
+/** Priority of an account's job when it has `pending` operations (this one included). */
+export function fairSharePriority(pending: number, weight: number): number {
+  const rank = Math.ceil(Math.max(1, pending) / weight);
+  return Math.min(LOWEST_PRIORITY, Math.max(1, rank));
+}
+
+/**
+ * How long a job of an account at its in-flight cap waits before it is looked at again: about
+ * the time the account's backlog ahead of it needs to drain through its `cap` slots, so that a
+ * large backlog is not fetched and put back over and over. Jittered so put-back jobs spread.
+ */
+export function overCapDelayMs(
+  pending: number,
+  cap: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
+  const rounds = Math.max(1, Math.ceil(pending / cap));
+  const delay = Math.min(baseMs * rounds, MAX_OVER_CAP_DELAY_MS);
+  return Math.round(delay * (0.75 + random() * 0.5));
+}
+
+export const MAX_OVER_CAP_DELAY_MS = 30_000;

@@ -1,0 +1,198 @@
+import type { ConcreteNetwork } from '@app/config';
+import { queueShardOf } from './queue-shard';
+import { planShards } from './shard-plan';
+import type { ShardLeases, ShardRef } from './shard-leases';
+
+/** What consumes a shard's queue while its lease is held (the worker's BullMQ Worker). */
+export interface ShardConsumer {
+  start(shard: ShardRef): void;
+  /**
+   * Stops consuming: `graceful` waits for the running jobs (a release), otherwise it stops
+   * at once (the lease is another worker's already).
+   */
+  stop(shard: ShardRef, graceful: boolean): Promise<void>;
+}
+
+interface Lease extends ShardRef {
+  releasing: boolean;
+}
+
+interface KeeperLogger {
+  log(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Keeps this worker's share of each network's shards: every third of the lease time it renews
+ * its leases (and its heartbeat) in one round trip, stops a shard whose lease another worker
+ * holds, gives back what exceeds its share (gracefully, in the background: the lease is renewed
+ * until the shard's jobs have finished, then deleted) and takes free shards up to its share.
+ *
+ * Leases spare workers from contending for a wallet; they are not what makes an operation run
+ * once (a worker paused past its lease may overlap another for a moment): the Postgres locks
+ * and conditional status updates do that.
+ */
+export class ShardLeaseKeeper {
+  private readonly held = new Map<string, Lease>();
+  private readonly draining = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+  private round?: Promise<void>;
+  private stopping = false;
+  /** Whether a round has registered this worker in Redis yet. */
+  private registered = false;
+
+  constructor(
+    private readonly leases: ShardLeases,
+    private readonly options: {
+      networks: readonly ConcreteNetwork[];
+      shards: number;
+      ttlMs: number;
+    },
+    private readonly consumer: ShardConsumer,
+    private readonly logger: KeeperLogger,
+  ) {}
+
+  /** A first round (shards taken while the application boots), then one every third of the TTL. */
+  async start(): Promise<void> {
+    await this.renewNow();
+    this.schedule();
+  }
+
+  /** The shards this worker consumes now (not those being released), for tests and logs. */
+  owned(network: ConcreteNetwork): number[] {
+    return [...this.held.values()]
+      .filter((lease) => lease.network === network && !lease.releasing)
+      .map((lease) => lease.shard)
+      .sort((a, b) => a - b);
+  }
+
+  /** One round now (or the one under way). */
+  renewNow(): Promise<void> {
+    this.round ??= this.runRound().finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  /**
+   * Graceful stop (SIGTERM): stop every shard, its running jobs finished, while the leases are
+   * still renewed; then delete them and leave the live sets, so others take over at once.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    try {
+      await this.round?.catch(() => undefined);
+      const leases = [...this.held.values()].filter((lease) => !lease.releasing);
+      await Promise.all([...leases.map((lease) => this.release(lease)), ...this.draining]);
+      await this.leases.leave(this.options.networks);
+    } finally {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(
+      () => {
+        this.renewNow()
+          .catch((error: unknown) =>
+            this.logger.warn(`Shard leases not renewed: ${(error as Error).message}`),
+          )
+          .finally(() => {
+            if (this.timer) this.schedule();
+          });
+      },
+      Math.max(1, Math.floor(this.options.ttlMs / 3)),
+    );
+    this.timer.unref();
+  }
+
+  private async runRound(): Promise<void> {
+    const held = [...this.held.values()];
+    const { live, lost, forgotten } = await this.leases.renew(this.options.networks, held);
+    for (const ref of lost) {
+      const lease = this.held.get(keyOf(ref));
+      if (!lease) continue;
+      this.held.delete(keyOf(ref));
+      this.logger.warn(`Lost the lease of ${ref.network} shard ${ref.shard} to another worker`);
+      await this.consumer.stop(ref, false);
+    }
+    const firstRound = !this.registered;
+    this.registered = true;
+    if (this.stopping) return;
+    if (forgotten && !firstRound) {
+      // Redis lost its state (flushed?): the others have not re-registered yet, so the live
+      // counts are too low; taking shards now would take theirs. Wait one round.
+      this.logger.warn('Redis had forgotten this worker (flushed?): its leases taken back');
+      return;
+    }
+    const taken: string[] = [];
+    for (const network of this.options.networks) {
+      const mine = [...this.held.values()].filter((lease) => lease.network === network);
+      const plan = planShards({
+        shards: this.options.shards,
+        liveWorkers: live.get(network)?.count ?? 1,
+        rank: live.get(network)?.rank ?? 0,
+        owned: mine.filter((lease) => !lease.releasing).map((lease) => lease.shard),
+        releasing: mine.filter((lease) => lease.releasing).length,
+      });
+      for (const shard of plan.release) {
+        this.releaseInBackground(this.held.get(keyOf({ network, shard }))!);
+      }
+      if (plan.acquire > 0) {
+        const shards = await this.acquire(network, plan.acquire);
+        if (shards.length) taken.push(`${network} ${shards.join(',')}`);
+      }
+    }
+    if (taken.length) this.logger.log(`Took shards: ${taken.join('; ')}`);
+  }
+
+  private async acquire(network: ConcreteNetwork, count: number): Promise<number[]> {
+    const { shards } = this.options;
+    // Each worker tries the free shards from its own starting point: fewer collisions.
+    const first = queueShardOf(this.leases.workerId, shards);
+    const candidates = Array.from({ length: shards }, (_, i) => (first + i) % shards).filter(
+      (shard) => !this.held.has(keyOf({ network, shard })),
+    );
+    const taken = await this.leases.acquire(network, candidates, count);
+    for (const shard of taken) {
+      this.held.set(keyOf({ network, shard }), { network, shard, releasing: false });
+      this.consumer.start({ network, shard });
+    }
+    return taken;
+  }
+
+  private releaseInBackground(lease: Lease): void {
+    const draining = this.release(lease)
+      .then((released) => {
+        if (released) this.logger.log(`Gave back ${lease.network} shard ${lease.shard}`);
+      })
+      .finally(() => this.draining.delete(draining));
+    this.draining.add(draining);
+  }
+
+  /**
+   * Stops the shard's consumer (its running jobs finish; the lease is renewed meanwhile), then
+   * deletes the lease if it is still this worker's (true then). Never throws: a lease not
+   * deleted expires.
+   */
+  private async release(lease: Lease): Promise<boolean> {
+    lease.releasing = true;
+    const { network, shard } = lease;
+    try {
+      await this.consumer.stop(lease, true);
+      // Lost meanwhile (and maybe taken again): not ours to delete.
+      if (this.held.get(keyOf(lease)) !== lease) return false;
+      this.held.delete(keyOf(lease));
+      // A round under way may have taken it in its renewals: delete after it.
+      await this.round?.catch(() => undefined);
+      return await this.leases.release(lease);
+    } catch (error) {
+      if (this.held.get(keyOf(lease)) === lease) this.held.delete(keyOf(lease));
+      this.logger.warn(`${network} shard ${shard} not released: ${(error as Error).message}`);
+      return false;
+    }
+  }
+}
+
+function keyOf({ network, shard }: ShardRef): string {
+  return `${network}:${shard}`;
+}

@@ -1,0 +1,164 @@
+import type Redis from 'ioredis';
+import type { ConcreteNetwork } from '@app/config';
+
+export interface ShardRef {
+  network: ConcreteNetwork;
+  shard: number;
+}
+
+/**
+ * Registers this worker as live (its score: when it stops counting, by the Redis clock, so hosts
+ * need not agree on the time), drops the workers whose time has passed, and counts the rest.
+ * Returns { live workers, 1 if this worker was not in the set }.
+ */
+/** A network's live workers: how many, and this worker's place among them (by id, from 0). */
+export interface LiveWorkers {
+  count: number;
+  rank: number;
+}
+
+const HEARTBEAT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local added = redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[2]))
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+table.sort(members)
+local rank = 0
+for i, member in ipairs(members) do if member == ARGV[1] then rank = i - 1 end end
+return { #members, added, rank }`;
+
+/**
+ * Compare-and-renew: 1 if the lease is still this worker's, 0 if another holds it, 2 if it was
+ * gone (expired while nobody took it, or Redis flushed) and is taken back.
+ */
+const RENEW = `
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not owner then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
+return 0`;
+
+/** Takes up to ARGV[3] of the free leases KEYS, in order; returns their 1-based positions. */
+const ACQUIRE = `
+local taken = {}
+for i, key in ipairs(KEYS) do
+  if #taken >= tonumber(ARGV[3]) then break end
+  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then taken[#taken + 1] = i end
+end
+return taken`;
+
+/** Compare-and-delete: a lease another worker has taken meanwhile is left alone. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+type LeaseCommands = {
+  shardHeartbeat(key: string, workerId: string, ttlMs: number): Promise<[number, number]>;
+  shardRenew(key: string, workerId: string, ttlMs: number): Promise<number>;
+  shardAcquire(...args: (string | number)[]): Promise<number[]>;
+  shardRelease(key: string, workerId: string): Promise<number>;
+};
+
+/**
+ * The Redis side of shard ownership: a live-worker set per network (expiring scores) and one
+ * lease key per shard, `<prefix>:lease:<network>:<shard>` = worker id, with a TTL. Every write
+ * is a Lua script, so no worker ever overwrites or deletes another's lease.
+ */
+export class ShardLeases {
+  private readonly redis: Redis & LeaseCommands;
+
+  constructor(
+    redis: Redis,
+    private readonly options: { prefix: string; workerId: string; ttlMs: number },
+  ) {
+    redis.defineCommand('shardHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT });
+    redis.defineCommand('shardRenew', { numberOfKeys: 1, lua: RENEW });
+    redis.defineCommand('shardAcquire', { lua: ACQUIRE });
+    redis.defineCommand('shardRelease', { numberOfKeys: 1, lua: RELEASE });
+    this.redis = redis as Redis & LeaseCommands;
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  leaseKey({ network, shard }: ShardRef): string {
+    return `${this.options.prefix}:lease:${network}:${shard}`;
+  }
+
+  liveKey(network: ConcreteNetwork): string {
+    return `${this.options.prefix}:workers:${network}`;
+  }
+
+  /**
+   * One round trip: a heartbeat on each network and a renewal of each lease held. Returns the
+   * live workers per network (how many, this one included, and this one's rank by id), the leases found in another's hands, and
+   * whether Redis had forgotten this worker (a heartbeat or a lease of it gone: a flush, a
+   * failover, or this worker silent past its lease).
+   */
+  async renew(
+    networks: readonly ConcreteNetwork[],
+    held: readonly ShardRef[],
+  ): Promise<{
+    live: Map<ConcreteNetwork, LiveWorkers>;
+    lost: ShardRef[];
+    forgotten: boolean;
+  }> {
+    const { workerId, ttlMs } = this.options;
+    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & {
+      shardHeartbeat(key: string, workerId: string, ttlMs: number): unknown;
+      shardRenew(key: string, workerId: string, ttlMs: number): unknown;
+    };
+    for (const network of networks) pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs);
+    for (const lease of held) pipeline.shardRenew(this.leaseKey(lease), workerId, ttlMs);
+    const replies = (await pipeline.exec()) ?? [];
+    for (const [error] of replies) if (error) throw error;
+    const heartbeats = replies.slice(0, networks.length).map(([, reply]) => reply as number[]);
+    const renewals = replies.slice(networks.length).map(([, reply]) => Number(reply));
+    return {
+      live: new Map(
+        networks.map((network, i) => [
+          network,
+          { count: Number(heartbeats[i][0]), rank: Number(heartbeats[i][2]) },
+        ]),
+      ),
+      lost: held.filter((_, i) => renewals[i] === 0),
+      forgotten:
+        heartbeats.some(([, added]) => Number(added) === 1) || renewals.some((r) => r === 2),
+    };
+  }
+
+  /** Takes up to `count` of the given shards whose lease is free; returns those taken. */
+  async acquire(network: ConcreteNetwork, candidates: number[], count: number): Promise<number[]> {
+    if (count <= 0 || candidates.length === 0) return [];
+    const keys = candidates.map((shard) => this.leaseKey({ network, shard }));
+    const taken = await this.redis.shardAcquire(
+      keys.length,
+      ...keys,
+      this.options.workerId,
+      this.options.ttlMs,
+      count,
+    );
+    return taken.map((position) => candidates[position - 1]);
+  }
+
+  /** Deletes the lease if it is still this worker's; true if it was. */
+  async release(lease: ShardRef): Promise<boolean> {
+    return (await this.redis.shardRelease(this.leaseKey(lease), this.options.workerId)) === 1;
+  }
+
+  /** Leaves the live sets: the others' shares grow at their next renewal. */
+  async leave(networks: readonly ConcreteNetwork[]): Promise<void> {
+    if (networks.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const network of networks) pipeline.zrem(this.liveKey(network), this.options.workerId);
+    await pipeline.exec();
+  }
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import type { ConcreteNetwork } from '@app/config';
+import { ShardLeaseKeeper, ShardLeases, type ShardRef } from '@app/queue';
+
+jest.setTimeout(60_000);
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NETWORKS: ConcreteNetwork[] = ['base', 'solana'];
+const SHARDS = 6;
+const TTL_MS = 1_500;
+/** How long a graceful stop of a shard takes (its running jobs finishing). */
+const DRAIN_MS = 300;
+
+/** Every start and stop of a shard's consumer, by any instance, in order. */
+interface Event {
+  at: number;
+  instance: string;
+  shard: string;
+  what: 'start' | 'stop';
+  graceful?: boolean;
+}
+
+/**
+ * Shard ownership by lease between worker instances on a real Redis: an even split, a rebalance
+ * when one joins, leases given back at once on a graceful stop, and a killed instance's shards
+ * taken over once its leases lapse. The consumers are stand-ins that record what they were told.
+ */
+describe('shard leases', () => {
+  let prefix: string;
+  let events: Event[];
+  /** Consumers running now, by shard: more than one at a time would be two workers on a wallet. */
+  let running: Map<string, Set<string>>;
+  let overlaps: string[];
+  let instances: Instance[];
+  const admin = new Redis(REDIS_URL);
+
+  interface Instance {
+    name: string;
+    id: string;
+    redis: Redis;
+    keeper: ShardLeaseKeeper;
+    consuming: Set<string>;
+  }
+
+  beforeEach(() => {
+    prefix = `ais-leases-${randomBytes(4).toString('hex')}`;
+    events = [];
+    running = new Map();
+    overlaps = [];
+    instances = [];
+  });
+
+  afterEach(async () => {
+    await Promise.all(instances.map((instance) => instance.keeper.stop().catch(() => undefined)));
+    for (const instance of instances) instance.redis.disconnect();
+    const keys = await admin.keys(`${prefix}:*`);
+    if (keys.length) await admin.del(...keys);
+  });
+
+  afterAll(async () => {
+    await admin.quit();
+  });
+
+  const label = ({ network, shard }: ShardRef) => `${network}:${shard}`;
+
+  async function startInstance(name: string, ttlMs = TTL_MS): Promise<Instance> {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const id = `${name}-${randomBytes(3).toString('hex')}`;
+    const consuming = new Set<string>();
+    const keeper = new ShardLeaseKeeper(
+      new ShardLeases(redis, { prefix, workerId: id, ttlMs }),
+      { networks: NETWORKS, shards: SHARDS, ttlMs },
+      {
+        start: (ref) => {
+          const shard = label(ref);
+          consuming.add(shard);
+          events.push({ at: Date.now(), instance: name, shard, what: 'start' });
+          const owners = running.get(shard) ?? new Set();
+          owners.add(name);
+          running.set(shard, owners);
+          if (owners.size > 1) overlaps.push(`${shard}: ${[...owners].join(', ')}`);
+        },
+        stop: async (ref, graceful) => {
+          const shard = label(ref);
+          if (!consuming.delete(shard)) return;
+          if (graceful) await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+          running.get(shard)?.delete(name);
+          events.push({ at: Date.now(), instance: name, shard, what: 'stop', graceful });
+        },
+      },
+      { log: () => undefined, warn: () => undefined },
+    );
+    const instance = { name, id, redis, keeper, consuming };
+    instances.push(instance);
+    await keeper.start();
+    return instance;
+  }
+
+  /** The lease holder of every shard, read from Redis. */
+  async function leaseOwners(): Promise<Map<string, string | null>> {
+    const shards = NETWORKS.flatMap((network) =>
+      Array.from({ length: SHARDS }, (_, shard) => ({ network, shard })),
+    );
+    const values = await admin.mget(
+      ...shards.map(({ network, shard }) => `${prefix}:lease:${network}:${shard}`),
+    );
+    return new Map(shards.map((ref, i) => [label(ref), values[i]]));
+  }
+
+  async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** Each instance consumes `share` shards of each network, and holds exactly their leases. */
+  async function evenlySplit(members: Instance[], share: number): Promise<boolean> {
+    const owners = await leaseOwners();
+    return members.every((instance) =>
+      NETWORKS.every((network) => {
+        const mine = instance.keeper.owned(network);
+        return (
+          mine.length === share &&
+          mine.every((shard) => owners.get(label({ network, shard })) === instance.id) &&
+          [...instance.consuming].filter((shard) => shard.startsWith(`${network}:`)).length ===
+            share
+        );
+      }),
+    );
+  }
+
+  it('splits the shards evenly between three instances, one consumer per shard', async () => {
+    await Promise.all(['a', 'b', 'c'].map((name) => startInstance(name)));
+    await until('an even split', () => evenlySplit(instances, SHARDS / 3));
+    const owners = await leaseOwners();
+    expect(new Set(owners.values())).toEqual(new Set(instances.map((instance) => instance.id)));
+    expect(overlaps).toEqual([]);
+  });
+
+  it('rebalances when an instance joins: extras are given back after their jobs finished', async () => {
+    const a = await startInstance('a');
+    expect(a.keeper.owned('base')).toHaveLength(SHARDS);
+    expect(a.keeper.owned('solana')).toHaveLength(SHARDS);
+
+    const b = await startInstance('b');
+    await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
+    // Each shard b took was stopped by a first (gracefully, after its drain), then started by b.
+    const taken = events.filter((event) => event.instance === 'b' && event.what === 'start');
+    expect(taken).toHaveLength(SHARDS);
+    for (const start of taken) {
+      const given = events.find(
+        (event) => event.instance === 'a' && event.what === 'stop' && event.shard === start.shard,
+      );
+      expect(given).toMatchObject({ graceful: true });
+      expect(given!.at).toBeLessThanOrEqual(start.at);
+    }
+    expect(overlaps).toEqual([]);
+  });
+
+  it('gives its leases back on a graceful stop: the others take them at their next renewal', async () => {
+    const [a, b] = await Promise.all([startInstance('a'), startInstance('b')]);
+    await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
+
+    await a.keeper.stop();
+    const stoppedAt = Date.now();
+    const owners = await leaseOwners();
+    expect([...owners.values()]).not.toContain(a.id);
+    expect(await admin.zscore(`${prefix}:workers:base`, a.id)).toBeNull();
+    expect(a.consuming.size).toBe(0);
+
+    await until('b owning every shard', () => evenlySplit([b], SHARDS));
+    // Not the lease time: b's next renewal (a third of it), plus scheduling slack.
+    expect(Date.now() - stoppedAt).toBeLessThan(TTL_MS / 3 + 700);
+    expect(overlaps).toEqual([]);
+  });
+
+  it("takes a killed instance's shards once its leases lapse, within the lease time", async () => {
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((name) => startInstance(name)));
+    await until('an even split', () => evenlySplit([a, b, c], SHARDS / 3));
+    const cShards = await leaseOwners().then((owners) =>
+      [...owners].filter(([, owner]) => owner === c.id).map(([shard]) => shard),
+    );
+    expect(cShards).toHaveLength((SHARDS / 3) * NETWORKS.length);
+
+    // As a SIGKILL: the process's Redis connection is gone; it renews nothing, releases nothing.
+    await c.redis.quit();
+    const killedAt = Date.now();
+    await until('a and b owning every shard', () => evenlySplit([a, b], SHARDS / 2));
+    const takenAfter = Date.now() - killedAt;
+    // Its last renewal was at most a third of the lease time before the kill, so the leases
+    // lapse no sooner than two thirds of it after; the others look every third of it.
+    expect(takenAfter).toBeGreaterThanOrEqual((TTL_MS * 2) / 3 - 50);
+    expect(takenAfter).toBeLessThan(TTL_MS + TTL_MS / 3 + 700);
+  });
+
+  it("keeps its shards through a Redis flush: no instance takes the others' meanwhile", async () => {
+    // A long lease: the rounds below are the test's, in the order it chooses, not the timers'.
+    const [a, b] = await Promise.all([startInstance('a', 60_000), startInstance('b', 60_000)]);
+    await until('a split in halves', async () => {
+      await a.keeper.renewNow();
+      await b.keeper.renewNow();
+      return evenlySplit([a, b], SHARDS / 2);
+    });
+    const before = NETWORKS.map((network) => [a.keeper.owned(network), b.keeper.owned(network)]);
+    const stopsBefore = events.filter((event) => event.what === 'stop').length;
+
+    const keys = await admin.keys(`${prefix}:*`);
+    await admin.del(...keys);
+    // a notices first and finds itself alone in the live sets, b's leases free: it must not
+    // take them before b has had a round to come back.
+    for (let round = 0; round < 3; round++) {
+      await a.keeper.renewNow();
+      await b.keeper.renewNow();
+    }
+
+    expect(NETWORKS.map((network) => [a.keeper.owned(network), b.keeper.owned(network)])).toEqual(
+      before,
+    );
+    expect(await evenlySplit([a, b], SHARDS / 2)).toBe(true);
+    expect(events.filter((event) => event.what === 'stop')).toHaveLength(stopsBefore);
+  });
+
+  it('stops consuming at once a shard whose lease another worker holds, and re-takes its leases after a flush', async () => {
+    const a = await startInstance('a');
+    const stolen = { network: 'base' as const, shard: a.keeper.owned('base')[0] };
+    await admin.set(`${prefix}:lease:base:${stolen.shard}`, 'someone-else', 'PX', 60_000);
+    await a.keeper.renewNow();
+    expect(a.keeper.owned('base')).not.toContain(stolen.shard);
+    expect(events.at(-1)).toMatchObject({ shard: label(stolen), what: 'stop', graceful: false });
+
+    // Redis emptied under it: its leases and its place in the live sets come back.
+    const keys = await admin.keys(`${prefix}:*`);
+    await admin.del(...keys);
+    await a.keeper.renewNow();
+    const owners = await leaseOwners();
+    for (const network of NETWORKS) {
+      for (const shard of a.keeper.owned(network)) {
+        expect(owners.get(label({ network, shard }))).toBe(a.id);
+      }
+    }
+    expect(await admin.zscore(`${prefix}:workers:solana`, a.id)).not.toBeNull();
+  });
+});

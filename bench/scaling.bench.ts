@@ -36,6 +36,7 @@ import {
   serviceCollection,
   URI,
 } from './evm-helpers';
+import { cpuSummary, cpuWindow } from './cpu-usage';
 import { round, runConcurrently } from './stats';
 
 export interface ScalingRun {
@@ -50,6 +51,8 @@ export interface ScalingRun {
   ratioToRaw?: number;
   /** Mints not settled when the run's time limit ended it (the rate then counts settled ones). */
   unsettled: number;
+  /** Where the CPU went while it ran (see cpu-usage.ts): is the machine the limit? */
+  cpu: string;
 }
 
 export interface ScalingResult {
@@ -112,6 +115,7 @@ async function rawMints(
     );
 
     const started = performance.now();
+    const cpu = cpuWindow();
     const deadline = Date.now() + limitMs;
     const batch = intFromEnv('BENCH_RAW_SEND_BATCH', 1);
     // Every wallet at once; each sends in nonce order, without waiting for blocks.
@@ -128,6 +132,7 @@ async function rawMints(
       ),
     );
     const seconds = (performance.now() - started) / 1000;
+    const usage = cpu.stop();
     const minedMints = mined.reduce(
       (sum, nonce, i) => sum + nonce - minters[i].signed.firstNonce,
       0,
@@ -146,6 +151,7 @@ async function rawMints(
       mintsPerSecond: round(minted / seconds),
       failed: minedMints - minted,
       unsettled: mints - minedMints,
+      cpu: cpuSummary(usage),
     };
   } finally {
     provider.destroy();
@@ -236,6 +242,7 @@ async function serviceMints(
     );
     const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
     const started = performance.now();
+    const cpu = cpuWindow();
     const deadline = Date.now() + limitMs;
     let refused = 0;
     await Promise.all(
@@ -258,6 +265,7 @@ async function serviceMints(
       counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
     }
     const seconds = (performance.now() - started) / 1000;
+    const usage = cpu.stop();
     return {
       run: `service, ${workers} worker${workers === 1 ? '' : 's'}`,
       mints,
@@ -266,6 +274,7 @@ async function serviceMints(
       submitSeconds: round(submitSeconds),
       failed: counts.failed,
       unsettled: counts.pending,
+      cpu: cpuSummary(usage),
     };
   } finally {
     await stack.stop();

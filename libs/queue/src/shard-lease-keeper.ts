@@ -47,6 +47,11 @@ export class ShardLeaseKeeper {
       networks: readonly ConcreteNetwork[];
       shards: number;
       ttlMs: number;
+      /**
+       * How long a shard given back to a newcomer waits for its running jobs before the lease
+       * is handed over anyway (they finish here); the shard takes no new job meanwhile.
+       */
+      handOverAfterMs: number;
     },
     private readonly consumer: ShardConsumer,
     private readonly logger: KeeperLogger,
@@ -81,7 +86,9 @@ export class ShardLeaseKeeper {
     try {
       await this.round?.catch(() => undefined);
       const leases = [...this.held.values()].filter((lease) => !lease.releasing);
-      await Promise.all([...leases.map((lease) => this.release(lease)), ...this.draining]);
+      await Promise.all(leases.map((lease) => this.release(lease)));
+      // Releases under way, and shards handed over whose jobs still run here.
+      while (this.draining.size > 0) await Promise.all([...this.draining]);
       await this.leases.leave(this.options.networks);
     } finally {
       clearTimeout(this.timer);
@@ -160,8 +167,15 @@ export class ShardLeaseKeeper {
     return taken;
   }
 
+  /**
+   * A shard given back to rebalance: no new job is taken from it at once; the lease goes when
+   * its running jobs have finished, or after `handOverAfterMs` with them still running. A job
+   * that waits long (a receipt on a congested chain) must not keep the shard's new jobs from
+   * every worker until it ends; the new owner may meet the old one on a wallet's send lock
+   * meanwhile, which costs a wait, never a duplicate (see the README).
+   */
   private releaseInBackground(lease: Lease): void {
-    const draining = this.release(lease)
+    const draining = this.release(lease, this.options.handOverAfterMs)
       .then((released) => {
         if (released) this.logger.log(`Gave back ${lease.network} shard ${lease.shard}`);
       })
@@ -169,16 +183,37 @@ export class ShardLeaseKeeper {
     this.draining.add(draining);
   }
 
+  /** A consumer stopping after its lease was handed over: a graceful stop still waits for it. */
+  private lingering(stopped: Promise<void>): void {
+    const done: Promise<void> = stopped
+      .catch((error: unknown) =>
+        this.logger.warn(`A handed-over shard did not stop cleanly: ${(error as Error).message}`),
+      )
+      .finally(() => this.draining.delete(done));
+    this.draining.add(done);
+  }
+
   /**
    * Stops the shard's consumer (its running jobs finish; the lease is renewed meanwhile), then
-   * deletes the lease if it is still this worker's (true then). Never throws: a lease not
-   * deleted expires.
+   * deletes the lease if it is still this worker's (true then); with `handOverAfterMs`, deletes
+   * it by then even if jobs still run. Never throws: a lease not deleted expires.
    */
-  private async release(lease: Lease): Promise<boolean> {
+  private async release(lease: Lease, handOverAfterMs?: number): Promise<boolean> {
     lease.releasing = true;
     const { network, shard } = lease;
     try {
-      await this.consumer.stop(lease, true);
+      const stopped = this.consumer.stop(lease, true);
+      const finished =
+        handOverAfterMs === undefined ||
+        (await Promise.race([stopped.then(() => true), delay(handOverAfterMs, false)]));
+      if (!finished) {
+        this.logger.warn(
+          `${network} shard ${shard} handed over after ${handOverAfterMs} ms with jobs still running here`,
+        );
+        this.lingering(stopped);
+      } else {
+        await stopped;
+      }
       // Lost meanwhile (and maybe taken again): not ours to delete.
       if (this.held.get(keyOf(lease)) !== lease) return false;
       this.held.delete(keyOf(lease));
@@ -191,6 +226,10 @@ export class ShardLeaseKeeper {
       return false;
     }
   }
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }
 
 function keyOf({ network, shard }: ShardRef): string {

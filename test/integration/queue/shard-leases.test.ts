@@ -10,7 +10,9 @@ const NETWORKS: ConcreteNetwork[] = ['base', 'solana'];
 const SHARDS = 6;
 const TTL_MS = 1_500;
 /** How long a graceful stop of a shard takes (its running jobs finishing). */
-const DRAIN_MS = 300;
+let drainMs = 300;
+/** A shard given back is handed over after this even with jobs still running. */
+const HAND_OVER_MS = 1_000;
 
 /** Every start and stop of a shard's consumer, by any instance, in order. */
 interface Event {
@@ -44,6 +46,7 @@ describe('shard leases', () => {
   }
 
   beforeEach(() => {
+    drainMs = 300;
     prefix = `ais-leases-${randomBytes(4).toString('hex')}`;
     events = [];
     running = new Map();
@@ -70,7 +73,7 @@ describe('shard leases', () => {
     const consuming = new Set<string>();
     const keeper = new ShardLeaseKeeper(
       new ShardLeases(redis, { prefix, workerId: id, ttlMs }),
-      { networks: NETWORKS, shards: SHARDS, ttlMs },
+      { networks: NETWORKS, shards: SHARDS, ttlMs, handOverAfterMs: HAND_OVER_MS },
       {
         start: (ref) => {
           const shard = label(ref);
@@ -84,7 +87,7 @@ describe('shard leases', () => {
         stop: async (ref, graceful) => {
           const shard = label(ref);
           if (!consuming.delete(shard)) return;
-          if (graceful) await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+          if (graceful) await new Promise((resolve) => setTimeout(resolve, drainMs));
           running.get(shard)?.delete(name);
           events.push({ at: Date.now(), instance: name, shard, what: 'stop', graceful });
         },
@@ -158,6 +161,32 @@ describe('shard leases', () => {
       expect(given!.at).toBeLessThanOrEqual(start.at);
     }
     expect(overlaps).toEqual([]);
+  });
+
+  it('hands a given-back shard over within the hand-over time while its jobs still run', async () => {
+    drainMs = 4_000;
+    const a = await startInstance('a');
+    const joined = Date.now();
+    const b = await startInstance('b');
+    await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
+    // b consumes its half long before a's jobs there have finished (they finish at a).
+    expect(Date.now() - joined).toBeLessThan(drainMs - 1_000);
+    const taken = events.filter((event) => event.instance === 'b' && event.what === 'start');
+    expect(taken).toHaveLength(SHARDS);
+    expect(events.filter((event) => event.what === 'stop')).toEqual([]);
+
+    // A graceful stop of a still waits for the jobs of the shards it handed over.
+    await a.keeper.stop();
+    for (const start of taken) {
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          instance: 'a',
+          shard: start.shard,
+          what: 'stop',
+          graceful: true,
+        }),
+      );
+    }
   });
 
   it('gives its leases back on a graceful stop: the others take them at their next renewal', async () => {

@@ -54,7 +54,8 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const { prefix, shards, leaseTtlMs: ttlMs } = this.config.queue;
     this.leases = new ShardLeaseKeeper(
       new ShardLeases(this.redis, { prefix, workerId: workerId(), ttlMs }),
-      { networks: workerNetworks(this.config), shards, ttlMs },
+      // A shard given back changes hands within the lease time, as a dead worker's does.
+      { networks: workerNetworks(this.config), shards, ttlMs, handOverAfterMs: ttlMs },
       {
         start: (shard) => this.startShard(shard),
         stop: (shard, graceful) => this.stopShard(shard, graceful),

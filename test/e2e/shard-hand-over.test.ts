@@ -1,0 +1,125 @@
+import Redis from 'ioredis';
+import type { JsonRpcProvider } from 'ethers';
+import { queueShardOf } from '@app/queue';
+import { collectionAt, evmReader } from '@test/support/chain-reads';
+import type { HttpClient } from '@test/support/http-client';
+import { operationRow, waitForStatus } from '@test/support/operation-polling';
+import {
+  newAccountClient,
+  startServiceStack,
+  type ServiceStack,
+} from '@test/support/service-stack';
+
+jest.setTimeout(120_000);
+
+const SHARDS = 2;
+const LEASE_TTL_MS = 3_000;
+
+/**
+ * When a worker joins, the others give it shards back. A shard whose job waits long (here a
+ * receipt that cannot come: nothing is mined) changes hands within the lease time anyway, so
+ * the wallet's next operation is not held until that wait ends (up to two minutes).
+ */
+describe('a shard given back while its job still waits', () => {
+  let stack: ServiceStack;
+  let provider: JsonRpcProvider;
+  let api: HttpClient;
+  let collection: string;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({
+      workers: 1,
+      env: {
+        QUEUE_SHARDS: String(SHARDS),
+        LEASE_TTL_MS: String(LEASE_TTL_MS),
+        RECONCILE_AFTER_MS: '600000',
+      },
+    });
+    provider = evmReader(stack.chains.evmRpcUrl);
+    // The first worker gives back its highest shard: an account whose wallet is there.
+    for (let tries = 0; !api; tries++) {
+      if (tries === 30) throw new Error(`no wallet on shard ${SHARDS - 1} in 30 accounts`);
+      const client = await newAccountClient(stack.http);
+      const wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
+      if (queueShardOf(wallet, SHARDS) === SHARDS - 1) api = client.api;
+    }
+    const created = await api.post('/nfts', {
+      network: 'base',
+      name: 'Hand-over',
+      description: 'shards changing hands',
+      images: ['https://example.com/h.png'],
+    });
+    expect(created.status).toBe(200);
+    collection = created.body.data.mint_address;
+  });
+
+  afterAll(async () => {
+    provider?.destroy();
+    await stack?.stop();
+  });
+
+  async function leaseOwner(network: string, shard: number): Promise<string | null> {
+    const redis = new Redis(stack.services.redisUrl);
+    try {
+      return await redis.get(`${stack.env.QUEUE_PREFIX}:lease:${network}:${shard}`);
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  async function until(what: string, check: () => Promise<boolean | undefined>): Promise<void> {
+    const deadline = Date.now() + 6 * LEASE_TTL_MS;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const mintAsync = async (name: string): Promise<string> => {
+    const response = await api.post(
+      `/nfts/${collection}/mint`,
+      { name, images: ['https://example.com/x.png'] },
+      { prefer: 'respond-async' },
+    );
+    expect(response.status).toBe(202);
+    return response.body.data.operation_id as string;
+  };
+
+  it("serves the shard's next operation from the newcomer while the old owner's job waits", async () => {
+    const db = stack.services.databaseUrl;
+    const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
+    await provider.send('evm_setAutomine', [false]);
+    await provider.send('evm_setIntervalMining', [0]);
+    const first = await mintAsync('first');
+    const sentFirst = await waitForStatus(db, first, 'submitted');
+
+    const [owner] = stack.workers;
+    const joined = Date.now();
+    const newcomer = await stack.startWorker();
+    // Given back at the owner's next renewal, handed over a lease time later, taken at the
+    // newcomer's next renewal: seconds, not the first job's two-minute wait.
+    await until('the newcomer holding the lease of base shard 1', async () =>
+      (await leaseOwner('base', 1))?.includes(`:${newcomer.process.pid}:`),
+    );
+    expect(Date.now() - joined).toBeLessThan(4 * LEASE_TTL_MS);
+    expect(owner.output()).toMatch(
+      /base shard 1 handed over after 3000 ms with jobs still running/,
+    );
+
+    const second = await mintAsync('second');
+    const sentSecond = await waitForStatus(db, second, 'submitted', 10_000);
+    expect((await operationRow(db, first)).status).toBe('submitted');
+    expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);
+
+    // Mined: the first job, still at its first worker, and the second settle once each.
+    await provider.send('evm_mine', []);
+    await provider.send('evm_setAutomine', [true]);
+    const [firstDone, secondDone] = await Promise.all([
+      waitForStatus(db, first, 'confirmed', 15_000),
+      waitForStatus(db, second, 'confirmed', 15_000),
+    ]);
+    expect(firstDone.tx_hash).toBe(sentFirst.tx_hash);
+    expect(secondDone.tx_hash).toBe(sentSecond.tx_hash);
+    expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 2n);
+  });
+});

@@ -9,6 +9,7 @@ import {
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
+import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 
 jest.setTimeout(180_000);
 
@@ -33,14 +34,7 @@ describe('EVM nonce gaps', () => {
     const client = await newAccountClient(stack.http);
     api = client.api;
     wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
-    const created = await api.post('/nfts', {
-      network: 'base',
-      name: 'Gaps',
-      description: 'nonce gaps',
-      images: ['https://example.com/g.png'],
-    });
-    expect(created.status).toBe(200);
-    collection = created.body.data.mint_address;
+    collection = await createBaseCollection(api, 'Gaps', 'nonce gaps');
   });
 
   afterAll(async () => {
@@ -48,15 +42,7 @@ describe('EVM nonce gaps', () => {
     await stack?.stop();
   });
 
-  const mintAsync = async (name: string): Promise<string> => {
-    const response = await api.post(
-      `/nfts/${collection}/mint`,
-      { name, images: ['https://example.com/x.png'] },
-      { prefer: 'respond-async' },
-    );
-    expect(response.status).toBe(202);
-    return response.body.data.operation_id as string;
-  };
+  const queueMint = (name: string): Promise<string> => mintAsync(api, collection, name);
 
   /** Deletes an operation's job, as a flushed key would (once its dead worker's lock lapsed). */
   async function loseJob(operationId: string): Promise<void> {
@@ -86,8 +72,8 @@ describe('EVM nonce gaps', () => {
     // Nothing is mined while both transactions reach the node's pool.
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
-    const first = await mintAsync('first');
-    const second = await mintAsync('second');
+    const first = await queueMint('first');
+    const second = await queueMint('second');
     const [sentFirst, sentSecond] = await Promise.all([
       waitForStatus(db, first, 'submitted'),
       waitForStatus(db, second, 'submitted'),

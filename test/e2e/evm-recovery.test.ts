@@ -7,6 +7,7 @@ import {
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
+import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 
 jest.setTimeout(300_000);
 
@@ -27,14 +28,7 @@ describe('EVM recovery', () => {
     const client = await newAccountClient(stack.http);
     api = client.api;
     wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
-    const created = await api.post('/nfts', {
-      network: 'base',
-      name: 'Recovery',
-      description: 'crash tests',
-      images: ['https://example.com/r.png'],
-    });
-    expect(created.status).toBe(200);
-    collection = created.body.data.mint_address;
+    collection = await createBaseCollection(api, 'Recovery', 'crash tests');
     await stack.stopWorkers();
   });
 
@@ -44,15 +38,7 @@ describe('EVM recovery', () => {
 
   const operation = (id: string) => operationRow(stack.services.databaseUrl, id);
 
-  const mintAsync = async (name: string): Promise<string> => {
-    const response = await api.post(
-      `/nfts/${collection}/mint`,
-      { name, images: ['https://example.com/x.png'] },
-      { prefer: 'respond-async' },
-    );
-    expect(response.status).toBe(202);
-    return response.body.data.operation_id as string;
-  };
+  const queueMint = (name: string): Promise<string> => mintAsync(api, collection, name);
 
   const waitForOperation = (id: string, status: string) =>
     waitForStatus(stack.services.databaseUrl, id, status);
@@ -68,7 +54,7 @@ describe('EVM recovery', () => {
       const chainNonceBefore = await provider.getTransactionCount(wallet, 'latest');
 
       const crashing = await stack.startWorker({ FAULT_INJECTION: fault });
-      const id = await mintAsync(`crash ${fault}`);
+      const id = await queueMint(`crash ${fault}`);
       await waitForExit(crashing);
       expect(crashing.process.signalCode).toBe('SIGKILL');
 
@@ -93,7 +79,7 @@ describe('EVM recovery', () => {
   it('completes operations whose jobs were lost when Redis was flushed', async () => {
     const provider = evmReader(stack.chains.evmRpcUrl);
     const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
-    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => mintAsync(`lost ${i}`)));
+    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => queueMint(`lost ${i}`)));
 
     const redis = new Redis(stack.services.redisUrl);
     const keys = await redis.keys(`${stack.env.QUEUE_PREFIX}:*`);

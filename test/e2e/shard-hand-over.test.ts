@@ -9,6 +9,7 @@ import {
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
+import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 
 jest.setTimeout(120_000);
 
@@ -43,14 +44,7 @@ describe('a shard given back while its job still waits', () => {
       const wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
       if (queueShardOf(wallet, SHARDS) === SHARDS - 1) api = client.api;
     }
-    const created = await api.post('/nfts', {
-      network: 'base',
-      name: 'Hand-over',
-      description: 'shards changing hands',
-      images: ['https://example.com/h.png'],
-    });
-    expect(created.status).toBe(200);
-    collection = created.body.data.mint_address;
+    collection = await createBaseCollection(api, 'Hand-over', 'shards changing hands');
   });
 
   afterAll(async () => {
@@ -75,22 +69,14 @@ describe('a shard given back while its job still waits', () => {
     }
   }
 
-  const mintAsync = async (name: string): Promise<string> => {
-    const response = await api.post(
-      `/nfts/${collection}/mint`,
-      { name, images: ['https://example.com/x.png'] },
-      { prefer: 'respond-async' },
-    );
-    expect(response.status).toBe(202);
-    return response.body.data.operation_id as string;
-  };
+  const queueMint = (name: string): Promise<string> => mintAsync(api, collection, name);
 
   it("serves the shard's next operation from the newcomer while the old owner's job waits", async () => {
     const db = stack.services.databaseUrl;
     const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
-    const first = await mintAsync('first');
+    const first = await queueMint('first');
     const sentFirst = await waitForStatus(db, first, 'submitted');
 
     const [owner] = stack.workers;
@@ -106,7 +92,7 @@ describe('a shard given back while its job still waits', () => {
       /base shard 1 handed over after 3000 ms with jobs still running/,
     );
 
-    const second = await mintAsync('second');
+    const second = await queueMint('second');
     const sentSecond = await waitForStatus(db, second, 'submitted', 10_000);
     expect((await operationRow(db, first)).status).toBe('submitted');
     expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);

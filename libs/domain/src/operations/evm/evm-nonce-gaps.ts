@@ -2,7 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SigningKey } from 'ethers';
 import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { EvmAdapter, cappedFees, type EvmNetworkDefinition, type FeeFields } from '@app/chains';
+import {
+  EvmAdapter,
+  cappedFees,
+  type BroadcastResult,
+  type EvmNetworkDefinition,
+  type FeeFields,
+} from '@app/chains';
 import {
   NonceLedgerRepository,
   OperationRepository,
@@ -122,10 +128,10 @@ export class EvmNonceGaps {
       else if (fillers++ < MAX_FILLERS) sends.push(this.filler(signer, nonce));
       else break; // later nonces would wait behind the unfilled one anyway
     }
-    await this.evm.broadcastMany(network, sends);
+    const results = await this.evm.broadcastMany(network, sends);
     METRICS.nonceGapsClosed.inc({ network: network.network });
     this.logger.warn(
-      `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(sends.length) - 1n} again (${Math.min(fillers, MAX_FILLERS)} filled)`,
+      `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(sends.length) - 1n} again (${Math.min(fillers, MAX_FILLERS)} filled)${refusalNote(results, from)}`,
     );
     return true;
   }
@@ -144,6 +150,15 @@ export class EvmNonceGaps {
       signer.fees,
     ).signedTx;
   }
+}
+
+/** The first re-sent nonce the node did not take, and why: what keeps the gap open. */
+function refusalNote(results: BroadcastResult[], from: bigint): string {
+  const index = results.findIndex((result) => result.kind !== 'accepted');
+  if (index < 0) return '';
+  const result = results[index];
+  const why = result.kind === 'rejected' ? result.message : result.kind;
+  return `; the node refused nonce ${from + BigInt(index)}: ${boundedText(why, LOGGED_ERROR_MAX)}`;
 }
 
 /** A wallet on a chain: the key of its send lock. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TransactionReceipt } from 'ethers';
+import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
@@ -27,6 +28,7 @@ const CONFIRM_PATIENCE_MS = 120_000;
 const GAP_LOOK_AFTER_MS = 2_000;
 /** Waited this long without a receipt, an operation says so once (where its wallet stands). */
 const SLOW_RECEIPT_MS = 15_000;
+const REFUSAL_LOGGED_MAX = 300;
 
 /** The version of an operation's transaction that was mined, with its receipt. */
 interface Landed {
@@ -129,6 +131,8 @@ export class EvmOperationExecutor {
     let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
     let saidSlow = false;
+    /** Why the node last refused the stored bytes, if it did: said with the wait's outcome. */
+    let refusal = '';
     const wakeMs = Math.min(
       INCLUSION_WAIT_MAX_MS,
       this.config.worker.rebroadcastAfterMs,
@@ -141,7 +145,7 @@ export class EvmOperationExecutor {
       if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
         saidSlow = true;
         this.logger.warn(
-          `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}`,
+          `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}${refusal}`,
         );
       }
 
@@ -167,6 +171,10 @@ export class EvmOperationExecutor {
         const result = await this.evm.broadcast(network, operation.signedTx!);
         lastSent = Date.now();
         if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
+        refusal =
+          result.kind === 'rejected'
+            ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
+            : '';
         if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
           const landedNow = await this.landedVersion(network, hashes);
           if (landedNow) return landedNow;
@@ -178,7 +186,7 @@ export class EvmOperationExecutor {
       if (found) return found;
     }
     throw new RetryLater(
-      `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}`,
+      `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}${refusal}`,
     );
   }
 

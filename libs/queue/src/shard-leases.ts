@@ -6,17 +6,17 @@ export interface ShardRef {
   shard: number;
 }
 
-/**
- * Registers this worker as live (its score: when it stops counting, by the Redis clock, so hosts
- * need not agree on the time), drops the workers whose time has passed, and counts the rest.
- * Returns { live workers, 1 if this worker was not in the set }.
- */
 /** A network's live workers: how many, and this worker's place among them (by id, from 0). */
 export interface LiveWorkers {
   count: number;
   rank: number;
 }
 
+/**
+ * Registers this worker as live (its score: when it stops counting, by the Redis clock, so hosts
+ * need not agree on the time), drops the workers whose time has passed, and counts the rest.
+ * Returns { live workers, 1 if this worker was not in the set, this worker's rank by id }.
+ */
 const HEARTBEAT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

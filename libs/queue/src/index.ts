@@ -19,3 +19,4 @@ export * from './shard-lease-keeper';
 export * from './shard-leases';
 export * from './shard-plan';
 export * from './webhook-queue';
+export * from './worker-close';

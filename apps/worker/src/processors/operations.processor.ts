@@ -15,6 +15,7 @@ import {
   REDIS,
   ShardLeaseKeeper,
   ShardLeases,
+  closeWorker,
   operationQueueName,
   operationRetryDelay,
   type OperationJobData,
@@ -105,7 +106,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const name = operationQueueName(network, shard);
     const worker = this.workers.get(name);
     this.workers.delete(name);
-    await worker?.close(!graceful);
+    if (worker) await closeWorker(worker, !graceful, this.config.queue.redisTimeoutMs);
   }
 
   private async handle(job: Job<OperationJobData>, token?: string): Promise<void> {

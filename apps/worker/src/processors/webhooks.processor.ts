@@ -15,6 +15,7 @@ import {
   PUMP_WEBHOOK_ENDPOINT,
   WEBHOOK_QUEUE,
   WebhookQueue,
+  closeWorker,
   type WebhookPumpJobData,
 } from '@app/queue';
 
@@ -125,7 +126,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
     clearInterval(this.sweepTimer);
     this.unlisten?.();
     this.pump.stop();
-    await this.worker?.close();
+    if (this.worker) await closeWorker(this.worker, false, this.config.queue.redisTimeoutMs);
     await this.sweeping;
     this.connection?.disconnect();
   }

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import type { JsonRpcProvider } from 'ethers';
+import { Transaction, type JsonRpcProvider } from 'ethers';
 import { collectionAt, evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { waitForExit, waitForStatus } from '@test/support/operation-polling';
+import { operationRow, waitForExit, waitForStatus } from '@test/support/operation-polling';
 import {
   newAccountClient,
   startServiceStack,
@@ -12,6 +12,11 @@ import {
 import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 
 jest.setTimeout(180_000);
+
+interface SignedRow {
+  status: string;
+  signed_tx: string;
+}
 
 /**
  * A node mines a wallet's transactions only in nonce order: one missing from its pool holds back
@@ -28,7 +33,7 @@ describe('EVM nonce gaps', () => {
   beforeAll(async () => {
     stack = await startServiceStack({
       workers: 1,
-      env: { JOB_LOCK_MS: '1000', RECONCILE_AFTER_MS: '600000' },
+      env: { JOB_LOCK_MS: '1000', RECONCILE_AFTER_MS: '600000', EVM_REPLACE_AFTER_MS: '2000' },
     });
     provider = evmReader(stack.chains.evmRpcUrl);
     const client = await newAccountClient(stack.http);
@@ -97,5 +102,74 @@ describe('EVM nonce gaps', () => {
     expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 2);
     expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 2n);
     expect(restarted.output()).toContain(`Nonce gap of ${wallet}`);
+  });
+
+  /**
+   * Two mints reach the pool; the worker dies; the node drops the first and will not take its
+   * bytes back: the base fee has passed their fee cap (and, with no block mined, stays there).
+   * The first's job is lost too, or not. Then a worker starts again.
+   */
+  async function strandBehindBaseFee(options: { loseFirstJob: boolean }) {
+    const db = stack.services.databaseUrl;
+    const before = {
+      minted: (await collectionAt(provider, collection).totalMinted()) as bigint,
+      nonce: await provider.getTransactionCount(wallet, 'latest'),
+    };
+    await provider.send('evm_setAutomine', [false]);
+    await provider.send('evm_setIntervalMining', [0]);
+    const first = await queueMint('stuck first');
+    const second = await queueMint('stuck second');
+    const [sentFirst, sentSecond] = await Promise.all([
+      waitForStatus(db, first, 'submitted'),
+      waitForStatus(db, second, 'submitted'),
+    ]);
+
+    const [worker] = stack.workers.splice(0);
+    worker.process.kill('SIGKILL');
+    await waitForExit(worker);
+    await provider.send('anvil_dropTransaction', [sentFirst.tx_hash]);
+    if (options.loseFirstJob) await loseJob(first);
+    const stored = Transaction.from((await operationRow<SignedRow>(db, first)).signed_tx);
+    const feeCap = stored.maxFeePerGas ?? stored.gasPrice!;
+    await provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${(feeCap * 20n).toString(16)}`]);
+    await provider.send('evm_mine', []);
+    await provider.send('evm_setAutomine', [true]);
+
+    const restarted = await stack.startWorker();
+    return { db, before, first, second, sentFirst, sentSecond, restarted };
+  }
+
+  it('signs a gap it cannot close with the stored bytes again, at fees the node takes', async () => {
+    const { db, before, first, second, sentFirst, sentSecond, restarted } =
+      await strandBehindBaseFee({ loseFirstJob: true });
+
+    const confirmed = await waitForStatus(db, second, 'confirmed', 60_000);
+    expect(confirmed.nonce).toBe(sentSecond.nonce);
+    // The first operation's nonce was signed again and that version was mined: once.
+    const resigned = await waitForStatus(db, first, 'signed');
+    expect(resigned.nonce).toBe(sentFirst.nonce);
+    expect(resigned.tx_hash).not.toBe(sentFirst.tx_hash);
+    expect((await provider.getTransactionReceipt(resigned.tx_hash!))?.status).toBe(1);
+    expect(await provider.getTransactionReceipt(sentFirst.tx_hash!)).toBeNull();
+    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(before.nonce + 2);
+    expect(await collectionAt(provider, collection).totalMinted()).toBe(before.minted + 2n);
+    expect(restarted.output()).toContain('Stuck nonce signed again');
+    expect(restarted.output()).toContain('max fee per gas less than block base fee');
+  });
+
+  it('settles both once when the stuck operation runs too (its run adopts any version)', async () => {
+    const { db, before, first, second, sentFirst } = await strandBehindBaseFee({
+      loseFirstJob: false,
+    });
+
+    const [settledFirst] = await Promise.all([
+      waitForStatus(db, first, 'confirmed', 60_000),
+      waitForStatus(db, second, 'confirmed', 60_000),
+    ]);
+    expect(settledFirst.nonce).toBe(sentFirst.nonce);
+    expect(settledFirst.tx_hash).not.toBe(sentFirst.tx_hash);
+    expect((await provider.getTransactionReceipt(settledFirst.tx_hash!))?.status).toBe(1);
+    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(before.nonce + 2);
+    expect(await collectionAt(provider, collection).totalMinted()).toBe(before.minted + 2n);
   });
 });

@@ -1,8 +1,26 @@
 import { Transaction, Wallet } from 'ethers';
-import { cappedFees, decodeSigned, replacementFees } from './evm-fee-bump';
+import { bumpedFees, cappedFees, decodeSigned, replacementFees } from './evm-fee-bump';
 
 const GWEI = 10n ** 9n;
 const policy = { bumpPercent: 10, maxFeePerGas: 500n * GWEI };
+
+describe('bumpedFees', () => {
+  it('bumps a version the market does not outbid (the node will not take its bytes back)', () => {
+    const previous = { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n };
+    expect(bumpedFees(previous, { maxFeePerGas: 50n, maxPriorityFeePerGas: 5n }, policy)).toEqual({
+      maxFeePerGas: 111n,
+      maxPriorityFeePerGas: 12n,
+    });
+    expect(bumpedFees({ gasPrice: 100n }, { gasPrice: 100n }, policy)).toEqual({ gasPrice: 111n });
+  });
+
+  it('offers the market when it asks more, and nothing when the ceiling leaves no valid bump', () => {
+    const previous = { maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI };
+    const market = { maxFeePerGas: 40n * GWEI, maxPriorityFeePerGas: 2n * GWEI };
+    expect(bumpedFees(previous, market, policy)).toEqual(market);
+    expect(bumpedFees(previous, market, { bumpPercent: 10, maxFeePerGas: 3n * GWEI })).toBeNull();
+  });
+});
 
 describe('replacementFees', () => {
   it('re-prices an EIP-1559 transaction from the market when the market asks more', () => {

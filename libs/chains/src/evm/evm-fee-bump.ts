@@ -27,28 +27,31 @@ export function replacementFees(
   market: FeeFields,
   policy: FeePolicy,
 ): FeeFields | null {
+  return asksMore(market, previous) ? bumpedFees(previous, market, policy) : null;
+}
+
+/**
+ * The fees of a replacement however the market stands: the market's, and never less than the
+ * previous version plus the bump. For a version the node will not take back at all (refused, or
+ * known and never mined): new bytes at higher fees are what it has not seen. Null when a valid
+ * bump would pass the ceiling.
+ */
+export function bumpedFees(
+  previous: FeeFields,
+  market: FeeFields,
+  policy: FeePolicy,
+): FeeFields | null {
   const bumped = (fee: bigint) => (fee * BigInt(100 + policy.bumpPercent) + 99n) / 100n + 1n;
   if ('gasPrice' in previous) {
-    const asked = 'gasPrice' in market ? market.gasPrice : market.maxFeePerGas;
-    if (asked <= previous.gasPrice) return null;
-    const gasPrice = max(asked, bumped(previous.gasPrice));
+    const gasPrice = max(asked(market).maxFeePerGas, bumped(previous.gasPrice));
     return gasPrice <= policy.maxFeePerGas ? { gasPrice } : null;
   }
-  const asked =
-    'gasPrice' in market
-      ? { maxFeePerGas: market.gasPrice, maxPriorityFeePerGas: market.gasPrice }
-      : market;
-  if (
-    asked.maxFeePerGas <= previous.maxFeePerGas &&
-    asked.maxPriorityFeePerGas <= previous.maxPriorityFeePerGas
-  ) {
-    return null;
-  }
+  const offer = asked(market);
   const maxPriorityFeePerGas = max(
-    asked.maxPriorityFeePerGas,
+    offer.maxPriorityFeePerGas,
     bumped(previous.maxPriorityFeePerGas),
   );
-  const maxFeePerGas = max(asked.maxFeePerGas, bumped(previous.maxFeePerGas), maxPriorityFeePerGas);
+  const maxFeePerGas = max(offer.maxFeePerGas, bumped(previous.maxFeePerGas), maxPriorityFeePerGas);
   if (maxFeePerGas > policy.maxFeePerGas) {
     // The ceiling still leaves room for a valid bump: offer the ceiling.
     const ceiling = policy.maxFeePerGas;
@@ -58,6 +61,23 @@ export function replacementFees(
     return { maxFeePerGas: ceiling, maxPriorityFeePerGas: priority };
   }
   return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/** Whether the market asks more than a transaction offers, in any fee field. */
+function asksMore(market: FeeFields, offered: FeeFields): boolean {
+  const ask = asked(market);
+  if ('gasPrice' in offered) return ask.maxFeePerGas > offered.gasPrice;
+  return (
+    ask.maxFeePerGas > offered.maxFeePerGas ||
+    ask.maxPriorityFeePerGas > offered.maxPriorityFeePerGas
+  );
+}
+
+/** The market's fees in EIP-1559 terms (a legacy price is both the cap and the tip). */
+function asked(market: FeeFields): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+  return 'gasPrice' in market
+    ? { maxFeePerGas: market.gasPrice, maxPriorityFeePerGas: market.gasPrice }
+    : market;
 }
 
 /** What a signed transaction asks of the chain, to sign it again with other fees. */

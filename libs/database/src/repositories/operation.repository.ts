@@ -194,8 +194,9 @@ export class OperationRepository {
     id: string,
     previousTxHash: string,
     next: { signedTx: string; txHash: string; fees: Record<string, string> },
+    manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: unknown[] = await manager.query(
       `WITH replaced AS (
          UPDATE operations SET status = 'signed', signed_tx = $3, tx_hash = $4, updated_at = now()
          WHERE id = $1 AND tx_hash = $2 AND status IN ('signed', 'submitted')

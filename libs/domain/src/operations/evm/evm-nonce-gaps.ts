@@ -4,7 +4,10 @@ import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
+  bumpedFees,
   cappedFees,
+  decodeSigned,
+  feesJson,
   type BroadcastResult,
   type EvmNetworkDefinition,
   type FeeFields,
@@ -41,6 +44,12 @@ export interface WalletSigner {
  * when an operation waits for a receipt while the node's pending count stands at or below its
  * nonce: the gap's own operation may not be running (its job lost, waiting for its account's
  * share, or backing off).
+ *
+ * Stored bytes the node will not take back (it refuses them, as when the base fee passed their
+ * fee cap, or says it knows them and never mines them) would hold the gap open for good: when
+ * a gap has stood at the same nonce for EVM_REPLACE_AFTER_MS, that nonce's operation is signed
+ * again at higher fees (a new version, stored before it is sent; all versions share the nonce,
+ * so at most one is mined).
  */
 @Injectable()
 export class EvmNonceGaps {
@@ -48,6 +57,8 @@ export class EvmNonceGaps {
   /** By wallet: when a waiting operation last looked, and the look in progress. */
   private readonly looked = new Map<string, number>();
   private readonly looking = new Map<string, Promise<void>>();
+  /** By wallet: the nonce its gap starts at, and since when the gap has started there. */
+  private readonly standing = new Map<string, { nonce: bigint; since: number }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -94,12 +105,17 @@ export class EvmNonceGaps {
           feePolicyOf(this.config, network).maxFeePerGas,
         ),
       };
-      await this.ledger.withWalletLock(walletKey(network, operation.signer), async (session) => {
+      const wallet = walletKey(network, operation.signer);
+      await this.ledger.withWalletLock(wallet, async (session) => {
         const [onChain, recorded] = await Promise.all([
           this.evm.pendingNonce(network, signer.address),
           this.ledger.read(session.manager, network.chainKey, signer.address),
         ]);
-        if (recorded === null || onChain >= recorded) return;
+        if (recorded === null || onChain >= recorded) {
+          this.standing.delete(wallet);
+          return;
+        }
+        if (this.standsTooLong(wallet, onChain)) await this.resign(session, signer, onChain);
         await this.close(session, signer, onChain, recorded);
       });
     });
@@ -134,6 +150,55 @@ export class EvmNonceGaps {
       `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(sends.length) - 1n} again (${Math.min(fillers, MAX_FILLERS)} filled)${refusalNote(results, from)}`,
     );
     return true;
+  }
+
+  /**
+   * Whether the wallet's gap has started at `nonce` for EVM_REPLACE_AFTER_MS (the clock starts
+   * again after each re-signing, and whenever the gap moves).
+   */
+  private standsTooLong(wallet: string, nonce: bigint): boolean {
+    const standing = this.standing.get(wallet);
+    if (standing?.nonce !== nonce) {
+      this.standing.set(wallet, { nonce, since: Date.now() });
+      return false;
+    }
+    if (Date.now() - standing.since < this.config.evm.replaceAfterMs) return false;
+    standing.since = Date.now();
+    return true;
+  }
+
+  /**
+   * Under the wallet's lock: signs the transaction of the operation holding `nonce` again at
+   * higher fees, and stores it as its current version (the next close sends it). Nothing to do
+   * for a nonce no operation holds: its filler is signed afresh at each close.
+   */
+  private async resign(session: WalletSession, signer: WalletSigner, nonce: bigint): Promise<void> {
+    const { network, address } = signer;
+    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
+    const operation = inFlight.find((candidate) => candidate.nonce === nonce);
+    if (!operation?.signedTx) return;
+    const { unsigned, fees: previous } = decodeSigned(operation.signedTx);
+    const fees = bumpedFees(previous, signer.fees, feePolicyOf(this.config, network));
+    if (!fees) {
+      this.logger.warn(
+        `Nonce ${nonce} of ${address} on ${network.network} stays stuck: the fee ceiling leaves no room to sign it again`,
+      );
+      return;
+    }
+    const signed = this.evm.sign(network, signer.key, unsigned, fees);
+    const next = { signedTx: signed.signedTx, txHash: signed.hash, fees: feesJson(fees) };
+    if (
+      !(await this.operations.replaceSigned(operation.id, operation.txHash!, next, session.manager))
+    )
+      return; // its own run replaced or settled it meanwhile
+    this.logger.warn({
+      msg: 'Stuck nonce signed again',
+      operationId: operation.id,
+      nonce: String(nonce),
+      previousTxHash: operation.txHash,
+      txHash: signed.hash,
+      fees: next.fees,
+    });
   }
 
   /** Fills one nonce with a zero-value self-transfer, so the transactions after it can land. */

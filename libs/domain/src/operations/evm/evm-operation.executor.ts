@@ -168,6 +168,17 @@ export class EvmOperationExecutor {
       }
 
       if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
+        if (lastSent !== 0) {
+          // Another run, or the gap closer, may have signed a newer version meanwhile.
+          const current = await this.reload(operation.id);
+          if (current.status !== 'signed' && current.status !== 'submitted') {
+            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+          }
+          if (current.txHash !== operation.txHash) {
+            operation = current;
+            hashes = await this.versionsOf(operation);
+          }
+        }
         const result = await this.evm.broadcast(network, operation.signedTx!);
         lastSent = Date.now();
         if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
@@ -176,6 +187,9 @@ export class EvmOperationExecutor {
             ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
             : '';
         if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
+          // Read after the nonce was seen spent: a version stored elsewhere before it was mined
+          // is among them, so no mined version of ours passes for a stranger's transaction.
+          hashes = await this.versionsOf(operation);
           const landedNow = await this.landedVersion(network, hashes);
           if (landedNow) return landedNow;
           throw new ReplacedTransaction();

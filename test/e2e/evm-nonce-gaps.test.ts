@@ -42,6 +42,13 @@ describe('EVM nonce gaps', () => {
     collection = await createBaseCollection(api, 'Gaps', 'nonce gaps');
   });
 
+  // A priced-out case leaves the base fee up: the next case starts from the usual one.
+  afterEach(async () => {
+    const { baseFeePerGas } = (await provider.getBlock(0))!;
+    await provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${baseFeePerGas!.toString(16)}`]);
+    await provider.send('evm_mine', []);
+  });
+
   afterAll(async () => {
     provider?.destroy();
     await stack?.stop();
@@ -69,12 +76,18 @@ describe('EVM nonce gaps', () => {
     }
   }
 
-  it("sends a dropped transaction again from a later one's wait when its own job is lost", async () => {
+  /**
+   * Two mints reach the node's pool (nothing is mined meanwhile); the worker dies; the node drops
+   * the first, and the first's job is lost, or not. Priced out: the node will not take the
+   * first's bytes back either, the base fee having passed their fee cap (with no block mined,
+   * it stays there). Then a worker starts again.
+   */
+  async function dropFirstOfTwo(options: { loseFirstJob: boolean; pricedOut: boolean }) {
     const db = stack.services.databaseUrl;
-    const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
-    const nonceBefore = await provider.getTransactionCount(wallet, 'latest');
-
-    // Nothing is mined while both transactions reach the node's pool.
+    const before = {
+      minted: (await collectionAt(provider, collection).totalMinted()) as bigint,
+      nonce: await provider.getTransactionCount(wallet, 'latest'),
+    };
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
     const first = await queueMint('first');
@@ -85,63 +98,45 @@ describe('EVM nonce gaps', () => {
     ]);
     expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);
 
-    // The worker dies, the node drops the first transaction, and the first job is lost.
-    const [worker] = stack.workers.splice(0);
-    worker.process.kill('SIGKILL');
-    await waitForExit(worker);
-    await provider.send('anvil_dropTransaction', [sentFirst.tx_hash]);
-    await loseJob(first);
-    await provider.send('evm_setAutomine', [true]);
-    await provider.send('evm_setIntervalMining', [1]);
-
-    const restarted = await stack.startWorker();
-    const confirmed = await waitForStatus(db, second, 'confirmed', 30_000);
-    expect(confirmed.tx_hash).toBe(sentSecond.tx_hash);
-    // The first one's stored bytes were sent again: the same transaction, mined once.
-    expect((await provider.getTransactionReceipt(sentFirst.tx_hash!))?.status).toBe(1);
-    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(nonceBefore + 2);
-    expect(await collectionAt(provider, collection).totalMinted()).toBe(mintedBefore + 2n);
-    expect(restarted.output()).toContain(`Nonce gap of ${wallet}`);
-  });
-
-  /**
-   * Two mints reach the pool; the worker dies; the node drops the first and will not take its
-   * bytes back: the base fee has passed their fee cap (and, with no block mined, stays there).
-   * The first's job is lost too, or not. Then a worker starts again.
-   */
-  async function strandBehindBaseFee(options: { loseFirstJob: boolean }) {
-    const db = stack.services.databaseUrl;
-    const before = {
-      minted: (await collectionAt(provider, collection).totalMinted()) as bigint,
-      nonce: await provider.getTransactionCount(wallet, 'latest'),
-    };
-    await provider.send('evm_setAutomine', [false]);
-    await provider.send('evm_setIntervalMining', [0]);
-    const first = await queueMint('stuck first');
-    const second = await queueMint('stuck second');
-    const [sentFirst, sentSecond] = await Promise.all([
-      waitForStatus(db, first, 'submitted'),
-      waitForStatus(db, second, 'submitted'),
-    ]);
-
     const [worker] = stack.workers.splice(0);
     worker.process.kill('SIGKILL');
     await waitForExit(worker);
     await provider.send('anvil_dropTransaction', [sentFirst.tx_hash]);
     if (options.loseFirstJob) await loseJob(first);
-    const stored = Transaction.from((await operationRow<SignedRow>(db, first)).signed_tx);
-    const feeCap = stored.maxFeePerGas ?? stored.gasPrice!;
-    await provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${(feeCap * 20n).toString(16)}`]);
-    await provider.send('evm_mine', []);
+    if (options.pricedOut) {
+      const stored = Transaction.from((await operationRow<SignedRow>(db, first)).signed_tx);
+      const feeCap = stored.maxFeePerGas ?? stored.gasPrice!;
+      await provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${(feeCap * 2n).toString(16)}`]);
+      await provider.send('evm_mine', []);
+    } else {
+      await provider.send('evm_setIntervalMining', [1]);
+    }
     await provider.send('evm_setAutomine', [true]);
 
     const restarted = await stack.startWorker();
     return { db, before, first, second, sentFirst, sentSecond, restarted };
   }
 
+  it("sends a dropped transaction again from a later one's wait when its own job is lost", async () => {
+    const { db, before, second, sentFirst, sentSecond, restarted } = await dropFirstOfTwo({
+      loseFirstJob: true,
+      pricedOut: false,
+    });
+
+    const confirmed = await waitForStatus(db, second, 'confirmed', 30_000);
+    expect(confirmed.tx_hash).toBe(sentSecond.tx_hash);
+    // The first one's stored bytes were sent again: the same transaction, mined once.
+    expect((await provider.getTransactionReceipt(sentFirst.tx_hash!))?.status).toBe(1);
+    expect(await provider.getTransactionCount(wallet, 'latest')).toBe(before.nonce + 2);
+    expect(await collectionAt(provider, collection).totalMinted()).toBe(before.minted + 2n);
+    expect(restarted.output()).toContain(`Nonce gap of ${wallet}`);
+  });
+
   it('signs a gap it cannot close with the stored bytes again, at fees the node takes', async () => {
-    const { db, before, first, second, sentFirst, sentSecond, restarted } =
-      await strandBehindBaseFee({ loseFirstJob: true });
+    const { db, before, first, second, sentFirst, sentSecond, restarted } = await dropFirstOfTwo({
+      loseFirstJob: true,
+      pricedOut: true,
+    });
 
     const confirmed = await waitForStatus(db, second, 'confirmed', 60_000);
     expect(confirmed.nonce).toBe(sentSecond.nonce);
@@ -158,8 +153,9 @@ describe('EVM nonce gaps', () => {
   });
 
   it('settles both once when the stuck operation runs too (its run adopts any version)', async () => {
-    const { db, before, first, second, sentFirst } = await strandBehindBaseFee({
+    const { db, before, first, second, sentFirst } = await dropFirstOfTwo({
       loseFirstJob: false,
+      pricedOut: true,
     });
 
     const [settledFirst] = await Promise.all([

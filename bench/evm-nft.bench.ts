@@ -18,6 +18,7 @@ import {
   URI,
   waitForReceipt,
 } from './evm-helpers';
+import { cpuSummary, cpuWindow } from './cpu-usage';
 import { percentile, round, runConcurrently } from './stats';
 
 const CLIENTS = 64;
@@ -33,6 +34,9 @@ export interface EvmBenchResult {
   serviceLatencyP99: number;
   addedLatencyP50: number;
   addedLatencyP99: number;
+  /** Where the CPU went during each timed run (see cpu-usage.ts). */
+  rawCpu: string;
+  serviceCpu: string;
 }
 
 export async function run(mints = Number(process.env.BENCH_MINTS ?? 400)): Promise<EvmBenchResult> {
@@ -49,12 +53,20 @@ export async function run(mints = Number(process.env.BENCH_MINTS ?? 400)): Promi
     serviceLatencyP99: round(percentile(service.latencies, 99)),
     addedLatencyP50: round(percentile(service.latencies, 50) - percentile(raw.latencies, 50)),
     addedLatencyP99: round(percentile(service.latencies, 99) - percentile(raw.latencies, 99)),
+    rawCpu: raw.cpu,
+    serviceCpu: service.cpu,
   };
   return result;
 }
 
 /** (a) pipelined mints, then a separate sample of send-and-wait latency on the same chain. */
-async function rawMints(mints: number): Promise<{ rate: number; latencies: number[] }> {
+interface TimedRun {
+  rate: number;
+  latencies: number[];
+  cpu: string;
+}
+
+async function rawMints(mints: number): Promise<TimedRun> {
   const anvil = await startAnvil();
   const provider = new JsonRpcProvider(anvil.url, undefined, RAW_PROVIDER_OPTIONS);
   try {
@@ -80,12 +92,14 @@ async function rawMints(mints: number): Promise<{ rate: number; latencies: numbe
         }),
       ),
     );
+    const cpu = cpuWindow();
     const started = performance.now();
     const hashes: string[] = [];
     // Sent in nonce order without waiting for receipts: the pipelined baseline.
     for (const tx of signed) hashes.push(await provider.send('eth_sendRawTransaction', [tx]));
     await Promise.all(hashes.map((hash) => waitForReceipt(provider, hash)));
     const rate = (mints * 1000) / (performance.now() - started);
+    const usage = cpuSummary(cpu.stop());
 
     let nonce = start + mints;
     const latencies = await runConcurrently(Math.min(mints, 100), 1, async () => {
@@ -101,7 +115,7 @@ async function rawMints(mints: number): Promise<{ rate: number; latencies: numbe
       });
       await waitForReceipt(provider, await provider.send('eth_sendRawTransaction', [tx]));
     });
-    return { rate, latencies };
+    return { rate, latencies, cpu: usage };
   } finally {
     provider.destroy();
     await anvil.stop();
@@ -109,12 +123,13 @@ async function rawMints(mints: number): Promise<{ rate: number; latencies: numbe
 }
 
 /** (b) the service, sync mode, 64 concurrent clients of one account. */
-async function serviceMints(mints: number): Promise<{ rate: number; latencies: number[] }> {
+async function serviceMints(mints: number): Promise<TimedRun> {
   const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
   try {
     const { api } = await newAccountClient(stack.http);
     const collection = await serviceCollection(api);
     let failures = 0;
+    const cpu = cpuWindow();
     const started = performance.now();
     const latencies = await runConcurrently(mints, CLIENTS, async (i) => {
       const response = await api.post(`/nfts/${collection}/mint`, {
@@ -124,8 +139,9 @@ async function serviceMints(mints: number): Promise<{ rate: number; latencies: n
       if (response.status !== 200 || response.body.data.status !== 'confirmed') failures++;
     });
     const rate = (mints * 1000) / (performance.now() - started);
+    const usage = cpuSummary(cpu.stop());
     if (failures) throw new Error(`${failures} service mints did not confirm in sync mode`);
-    return { rate, latencies };
+    return { rate, latencies, cpu: usage };
   } finally {
     await stack.stop();
   }

@@ -19,6 +19,7 @@ import { takenOutMessage, type EndpointHealth } from '../rpc-endpoint-pool';
 import { withTimeout } from '../rpc-error';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
+import { signDigest } from './evm-signature';
 import { FailoverJsonRpcProvider } from './failover-json-rpc.provider';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -161,7 +162,7 @@ export class EvmAdapter implements ChainAdapter {
       gasLimit: unsigned.gasLimit,
       ...fees,
     });
-    tx.signature = key.sign(tx.unsignedHash);
+    tx.signature = signDigest(key, tx.unsignedHash);
     const signedTx = tx.serialized;
     // tx.hash would serialize the transaction again.
     return { signedTx, hash: keccak256(signedTx) };

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 
 /** What came back on a raw connection: the first response (if any) and when the server hung up. */
@@ -67,4 +68,46 @@ function parseResponse(text: string): Pick<RawResponse, 'status' | 'headers' | '
     // not JSON: kept as text, which the assertions will show
   }
   return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** What came of a request sent whole: the answer, or the transport error that ended it. */
+export interface WholeBodyAnswer {
+  status?: number;
+  body: string;
+  error?: string;
+}
+
+/**
+ * POSTs a body in full as Node's client does with no agent (it asks the server to close the
+ * connection after the answer), whatever the server answers meanwhile.
+ */
+export function postWholeBody(
+  baseUrl: string,
+  path: string,
+  body: Buffer,
+  contentType = 'application/json',
+): Promise<WholeBodyAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const outgoing = request({
+      host: hostname,
+      port,
+      method: 'POST',
+      path,
+      headers: { 'content-type': contentType, 'content-length': body.length },
+      agent: false,
+    });
+    outgoing.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode, body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    // An answer cut by the server's reset never comes: the error ends the request.
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      setTimeout(() => resolve({ body: '', error: error.code ?? error.message }), 200),
+    );
+    outgoing.end(body);
+  });
 }

@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { answerUnsupportedExpectation, clientErrorHandler } from './client-error.handler';
 import { answerFrameworkError, requireHostHeader } from './framework-errors.handler';
 import { registerJsonBodyParser } from './json-body.parser';
+import { answerOverLimitBodies } from './over-limit-bodies';
 
 /**
  * The server options of the API's edge: every answer, Node's and Fastify's own refusals
@@ -46,5 +47,6 @@ export function edgeServerOptions(
 export function hardenEdge(fastify: FastifyInstance): void {
   registerJsonBodyParser(fastify);
   requireHostHeader(fastify);
+  answerOverLimitBodies(fastify);
   fastify.server.on('checkExpectation', answerUnsupportedExpectation);
 }

@@ -3,10 +3,11 @@ import { redisDeadline } from './redis-deadline';
 
 /**
  * Closes a BullMQ Worker once its Redis connections are up (waiting at most `readyWithinMs`).
- * Closed while its blocking connection is still coming up, BullMQ 5 disconnects it mid-handshake
- * and re-emits the handshake's "Connection is closed" on an emitter whose listeners close() has
- * already removed: an uncaught error that ends the process (a worker told to stop right after
- * it took a shard crashed so).
+ * BullMQ 5 finishes a connection's handshake (the Redis version check) in the background; a
+ * Worker closed before that removes the connection's listeners, and when the connection is then
+ * disconnected (the shared one right after, on shutdown) the handshake's "Connection is closed"
+ * is re-emitted with no listener left: an uncaught error that ends the process (a worker told to
+ * stop right after it took a shard crashed so).
  */
 export async function closeWorker(
   worker: Worker,

@@ -56,7 +56,11 @@ describe('anvil from node_modules, driven by ethers v6', () => {
         }),
       ),
     );
-    const sent = await Promise.all(signed.map((tx) => provider.broadcastTransaction(tx)));
+    // In nonce order, each send waiting for the node's answer but not for a receipt: under
+    // automine, anvil can leave a wallet's transactions that arrive out of nonce order pending
+    // for good (foundry-rs/foundry#10122; sent all at once, this timed out in a CI run).
+    const sent = [];
+    for (const tx of signed) sent.push(await provider.broadcastTransaction(tx));
     const receipts = await Promise.all(sent.map((tx) => tx.wait()));
     expect(receipts.every((r) => r?.status === 1)).toBe(true);
     expect(await provider.getTransactionCount(wallet.address, 'latest')).toBe(first + 100);

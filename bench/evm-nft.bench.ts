@@ -59,13 +59,13 @@ export async function run(mints = Number(process.env.BENCH_MINTS ?? 400)): Promi
   return result;
 }
 
-/** (a) pipelined mints, then a separate sample of send-and-wait latency on the same chain. */
 interface TimedRun {
   rate: number;
   latencies: number[];
   cpu: string;
 }
 
+/** (a) pipelined mints, then a separate sample of send-and-wait latency on the same chain. */
 async function rawMints(mints: number): Promise<TimedRun> {
   const anvil = await startAnvil();
   const provider = new JsonRpcProvider(anvil.url, undefined, RAW_PROVIDER_OPTIONS);

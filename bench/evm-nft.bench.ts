@@ -19,6 +19,7 @@ import {
   waitForReceipt,
 } from './evm-helpers';
 import { cpuSummary, cpuWindow } from './cpu-usage';
+import { LoadClient } from './load-client';
 import { percentile, round, runConcurrently } from './stats';
 
 const CLIENTS = 64;
@@ -126,13 +127,14 @@ async function rawMints(mints: number): Promise<TimedRun> {
 async function serviceMints(mints: number): Promise<TimedRun> {
   const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
   try {
-    const { api } = await newAccountClient(stack.http);
+    const { api, key } = await newAccountClient(stack.http);
     const collection = await serviceCollection(api);
+    const load = new LoadClient(stack.http.baseUrl, { 'api-key': key }, CLIENTS);
     let failures = 0;
     const cpu = cpuWindow();
     const started = performance.now();
     const latencies = await runConcurrently(mints, CLIENTS, async (i) => {
-      const response = await api.post(`/nfts/${collection}/mint`, {
+      const response = await load.post(`/nfts/${collection}/mint`, {
         name: `Bench ${i}`,
         images: [IMAGE],
       });
@@ -140,6 +142,7 @@ async function serviceMints(mints: number): Promise<TimedRun> {
     });
     const rate = (mints * 1000) / (performance.now() - started);
     const usage = cpuSummary(cpu.stop());
+    load.close();
     if (failures) throw new Error(`${failures} service mints did not confirm in sync mode`);
     return { rate, latencies, cpu: usage };
   } finally {

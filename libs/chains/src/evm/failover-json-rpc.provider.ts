@@ -1,5 +1,4 @@
 import {
-  FetchRequest,
   JsonRpcProvider,
   type JsonRpcApiProviderOptions,
   type JsonRpcPayload,
@@ -11,6 +10,7 @@ import {
   type EndpointHealth,
   type EndpointPoolOptions,
 } from '../rpc-endpoint-pool';
+import { JsonRpcHttpEndpoint } from './json-rpc-http-endpoint';
 
 /**
  * One ethers provider over several RPC endpoints of one chain. Everything ethers sends goes
@@ -24,7 +24,7 @@ import {
  * Those are the transport failures that take an endpoint out.
  */
 export class FailoverJsonRpcProvider extends JsonRpcProvider {
-  private readonly endpoints: RpcEndpointPool<JsonRpcProvider>;
+  private readonly endpoints: RpcEndpointPool<JsonRpcHttpEndpoint>;
 
   constructor(
     urls: readonly string[],
@@ -34,13 +34,13 @@ export class FailoverJsonRpcProvider extends JsonRpcProvider {
   ) {
     super(urls[0], network, options);
     this.endpoints = new RpcEndpointPool(
-      urls.map((url) => ({ url, client: endpointProvider(url, network, pool.attemptTimeoutMs) })),
+      urls.map((url) => ({ url, client: new JsonRpcHttpEndpoint(url, pool.attemptTimeoutMs) })),
       { ...pool, isTransportFailure: () => true },
     );
   }
 
   override _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
-    return this.endpoints.run((endpoint) => endpoint._send(payload));
+    return this.endpoints.run((endpoint) => endpoint.send(payload));
   }
 
   /**
@@ -54,7 +54,7 @@ export class FailoverJsonRpcProvider extends JsonRpcProvider {
         .clients()
         .map((_, index) =>
           this.endpoints
-            .attempt(index, (endpoint) => endpoint._send(ping), timeoutMs)
+            .attempt(index, (endpoint) => endpoint.send(ping), timeoutMs)
             .catch(() => undefined),
         ),
     );
@@ -65,14 +65,4 @@ export class FailoverJsonRpcProvider extends JsonRpcProvider {
     for (const endpoint of this.endpoints.clients()) endpoint.destroy();
     super.destroy();
   }
-}
-
-/**
- * The provider of one endpoint: only its `_send` is used (one HTTP request), so it never polls
- * nor batches by itself. Its request gives up when the pool's attempt does.
- */
-function endpointProvider(url: string, network: Network, timeoutMs: number): JsonRpcProvider {
-  const request = new FetchRequest(url);
-  request.timeout = timeoutMs;
-  return new JsonRpcProvider(request, network, { staticNetwork: network });
 }

@@ -37,6 +37,7 @@ import {
   URI,
 } from './evm-helpers';
 import { cpuSummary, cpuWindow } from './cpu-usage';
+import { LoadClient } from './load-client';
 import { round, runConcurrently } from './stats';
 
 export interface ScalingRun {
@@ -234,21 +235,22 @@ async function serviceMints(
     workerEnv: { WORKER_NETWORKS: 'base' },
   });
   try {
+    const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
     const clients = await Promise.all(
       shares(mints, accounts).map(async (count) => {
-        const { api } = await newAccountClient(stack.http);
-        return { api, count, collection: await serviceCollection(api) };
+        const { api, key } = await newAccountClient(stack.http);
+        const load = new LoadClient(stack.http.baseUrl, { 'api-key': key }, perAccount);
+        return { load, count, collection: await serviceCollection(api) };
       }),
     );
-    const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
     const started = performance.now();
     const cpu = cpuWindow();
     const deadline = Date.now() + limitMs;
     let refused = 0;
     await Promise.all(
-      clients.map(({ api, count, collection }) =>
+      clients.map(({ load, count, collection }) =>
         runConcurrently(count, perAccount, async (i) => {
-          const response = await api.post(
+          const response = await load.post(
             `/nfts/${collection}/mint`,
             { name: `Bench ${i}`, images: [IMAGE] },
             { prefer: 'respond-async' },
@@ -257,6 +259,7 @@ async function serviceMints(
         }),
       ),
     );
+    for (const { load } of clients) load.close();
     if (refused) throw new Error(`${refused} mints were not accepted (202)`);
     const submitSeconds = (performance.now() - started) / 1000;
     let counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');

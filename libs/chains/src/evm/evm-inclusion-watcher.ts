@@ -43,6 +43,14 @@ export class EvmInclusionWatcher implements OnApplicationShutdown {
     return scan.watch(hashes.map((hash) => hash.toLowerCase()));
   }
 
+  /**
+   * Whether the network's block scan is running: operations wait for blocks there, so a
+   * transaction just sent is not mined yet either.
+   */
+  scanning(network: EvmNetworkDefinition): boolean {
+    return this.scans.get(network.chainKey)?.scanning ?? false;
+  }
+
   onApplicationShutdown(): void {
     this.stopped = true;
   }
@@ -60,6 +68,10 @@ class BlockScan {
     private readonly logger: Logger,
     private readonly stopped: () => boolean,
   ) {}
+
+  get scanning(): boolean {
+    return this.running;
+  }
 
   watch(hashes: string[]): InclusionWatch {
     let notify!: () => void;

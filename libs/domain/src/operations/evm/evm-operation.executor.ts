@@ -138,9 +138,13 @@ export class EvmOperationExecutor {
       this.config.worker.rebroadcastAfterMs,
       this.config.evm.replaceAfterMs,
     );
+    // Just sent while others wait for blocks, it is not mined yet: its first look is the one
+    // waitForInclusion makes once watching (an RPC call less for every operation).
+    let look = !(justSigned && this.inclusion.scanning(network));
     while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-      const landed = await this.landedVersion(network, hashes);
+      const landed = look ? await this.landedVersion(network, hashes) : null;
       if (landed) return landed;
+      look = true;
       if (Date.now() - started >= GAP_LOOK_AFTER_MS) await this.gaps.healBelow(network, operation);
       if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
         saidSlow = true;

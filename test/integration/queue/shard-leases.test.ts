@@ -163,6 +163,25 @@ describe('shard leases', () => {
     expect(overlaps).toEqual([]);
   });
 
+  it('a newcomer takes each given-back shard soon after it is free, not at its next round', async () => {
+    const ttlMs = 6_000; // rounds 2 s apart
+    const a = await startInstance('a', ttlMs);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const b = await startInstance('b', ttlMs);
+    // a sees b at its next round and gives half back (a 300 ms drain); b's own next round comes
+    // 2 s after its first, about 1.8 s after the shards are free.
+    await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
+    const taken = events.filter((event) => event.instance === 'b' && event.what === 'start');
+    expect(taken).toHaveLength(SHARDS);
+    for (const start of taken) {
+      const given = events.find(
+        (event) => event.instance === 'a' && event.what === 'stop' && event.shard === start.shard,
+      );
+      expect(start.at - given!.at).toBeLessThan(600);
+    }
+    expect(overlaps).toEqual([]);
+  });
+
   it('hands a given-back shard over within the hand-over time while its jobs still run', async () => {
     drainMs = 4_000;
     const a = await startInstance('a');

@@ -24,6 +24,7 @@ import {
   type Contract,
   type HDNodeWallet,
 } from 'ethers';
+import Redis from 'ioredis';
 import { startLocalChains, type LocalChainsOptions } from '@app/localnet';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import {
@@ -222,6 +223,7 @@ async function serviceMints(
   workers: number,
   limitMs: number,
 ): Promise<ScalingRun> {
+  const shardCount = intFromEnv('BENCH_QUEUE_SHARDS', 12);
   const stack = await startServiceStack({
     workers,
     chains: chainOptions,
@@ -229,13 +231,14 @@ async function serviceMints(
       RATE_LIMIT_REQUESTS: '1000000',
       REGISTER_LIMIT_PER_IP: '1000/3600',
       // Enough shards that 1, 2 and 3 workers split the wallets evenly (12 = 4 x 3).
-      QUEUE_SHARDS: String(intFromEnv('BENCH_QUEUE_SHARDS', 12)),
+      QUEUE_SHARDS: String(shardCount),
     },
     // Workers pinned to the one network minted on, as a deployment with many shards would be.
     workerEnv: { WORKER_NETWORKS: 'base' },
   });
   try {
     const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
+    await shardsSplit(stack.env, workers, shardCount);
     const clients = await Promise.all(
       shares(mints, accounts).map(async (count) => {
         const { api, key } = await newAccountClient(stack.http);
@@ -281,6 +284,38 @@ async function serviceMints(
     };
   } finally {
     await stack.stop();
+  }
+}
+
+/**
+ * Waits until each worker holds its share of base's shards (the lease keys in Redis): workers
+ * started together split them within a lease renewal or two, and the clock measures them split,
+ * not the hand-over (which the shard-leases integration tests time).
+ */
+async function shardsSplit(
+  env: Record<string, string>,
+  workers: number,
+  shards: number,
+): Promise<void> {
+  const redis = new Redis(env.REDIS_URL);
+  try {
+    const keys = Array.from(
+      { length: shards },
+      (_, shard) => `${env.QUEUE_PREFIX}:lease:base:${shard}`,
+    );
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const owners = await redis.mget(...keys);
+      const perWorker = new Map<string, number>();
+      for (const owner of owners) if (owner) perWorker.set(owner, (perWorker.get(owner) ?? 0) + 1);
+      const most = Math.max(0, ...perWorker.values());
+      if (perWorker.size === workers && most <= Math.ceil(shards / workers)) return;
+      if (Date.now() > deadline)
+        throw new Error(`shards not split: ${JSON.stringify([...perWorker])}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    redis.disconnect();
   }
 }
 

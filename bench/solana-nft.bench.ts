@@ -29,9 +29,8 @@ import {
   type Ed25519Signer,
   type RentOf,
 } from '@app/chains';
-import { Agent, request } from 'node:http';
-import { HttpClient } from '@test/support/http-client';
-import { startServiceStack } from '@test/support/service-stack';
+import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import { LoadClient } from './load-client';
 import { percentile, round, runConcurrently } from './stats';
 
 const URI = 'http://127.0.0.1:3000/metadata/00000000-0000-0000-0000-000000000000';
@@ -78,7 +77,10 @@ export async function run(
   deadline.unref();
   try {
     const raw = await RawMinter.start(stack.chains.solanaRpcUrl);
-    const api = await ApiClient.forNewAccount(stack.http.baseUrl, clients);
+    // A light client: it shares the bench's process with the local validator, and fetch's CPU
+    // cost per request would be charged to the chain.
+    const { key } = await newAccountClient(stack.http);
+    const api = new LoadClient(stack.http.baseUrl, { 'api-key': key }, clients);
     const collection = await createCollection(api);
     const viaService = (i: number) => mintViaService(api, collection, i);
 
@@ -118,69 +120,6 @@ export async function run(
   } finally {
     clearTimeout(deadline);
     await stack.stop();
-  }
-}
-
-/**
- * A light API client (node:http, keep-alive): the clients share the bench's process with the
- * local validator, and fetch's CPU cost per request would be charged to the chain.
- */
-class ApiClient {
-  private readonly agent: Agent;
-
-  private constructor(
-    private readonly baseUrl: string,
-    private readonly key: string,
-    connections: number,
-  ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: connections });
-  }
-
-  static async forNewAccount(baseUrl: string, connections: number): Promise<ApiClient> {
-    const session = new HttpClient(baseUrl);
-    const email = `bench-${Date.now()}@example.com`;
-    const registered = await session.post('/account/register', {
-      email,
-      password: 'correct horse battery staple',
-    });
-    if (registered.status !== 200) throw new Error(`register: ${registered.status}`);
-    const key = await session.post('/account/api-keys', { name: 'bench' });
-    return new ApiClient(baseUrl, key.body.data.key as string, connections);
-  }
-
-  post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-    const payload = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        this.baseUrl + path,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            'api-key': this.key,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-            }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
-  close(): void {
-    this.agent.destroy();
   }
 }
 
@@ -285,7 +224,7 @@ async function groupSize(rpcUrl: string, mint: string): Promise<bigint> {
   return getTokenGroupState(info)?.size ?? -1n;
 }
 
-async function createCollection(api: ApiClient): Promise<string> {
+async function createCollection(api: LoadClient): Promise<string> {
   const response = await api.post('/nfts', {
     network: 'solana',
     name: 'Bench collection',
@@ -297,7 +236,7 @@ async function createCollection(api: ApiClient): Promise<string> {
   return response.body.data.mint_address as string;
 }
 
-async function mintViaService(api: ApiClient, collection: string, i: number): Promise<void> {
+async function mintViaService(api: LoadClient, collection: string, i: number): Promise<void> {
   const response = await api.post(`/nfts/${collection}/mint`, {
     name: `Item ${i}`,
     images: [IMAGE],

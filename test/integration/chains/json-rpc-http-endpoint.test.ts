@@ -109,7 +109,7 @@ describe('JsonRpcHttpEndpoint', () => {
     const started = Date.now();
     await expect(
       endpoint(silent, 300).send({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    ).rejects.toMatchObject({ name: expect.stringMatching(/Abort|Timeout/) });
+    ).rejects.toThrow('no answer in 300 ms');
     expect(Date.now() - started).toBeLessThan(3_000);
 
     const closed = await serving(() => undefined);

@@ -1,12 +1,11 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent } from 'node:http';
+import { keepAliveAgent, postJson } from '../json-post';
 
 /**
  * A lean Solana JSON-RPC client for the send path. web3.js's Connection turns a node's error into
  * a message string and drops its structured `err`; the pipeline needs that `err` (which
  * instruction failed, with which program error) and the JSON-RPC error code, so it speaks
- * JSON-RPC itself here. It uses node:http with keep-alive rather than fetch: fetch's web streams
- * and abort signals cost about a millisecond of CPU per call, several calls per operation.
+ * JSON-RPC itself here, over keep-alive connections (see `postJson`).
  */
 
 /** The node answered with a JSON-RPC error (it was reached: not a transport fault). */
@@ -41,20 +40,13 @@ interface JsonRpcReply<T> {
 
 export class SolanaRpcClient implements SolanaRpc {
   private nextId = 1;
-  private readonly url: URL;
-  private readonly agent: HttpAgent;
-  private readonly send: typeof httpRequest;
+  private readonly agent: Agent;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly timeoutMs: number,
   ) {
-    this.url = new URL(url);
-    const secure = this.url.protocol === 'https:';
-    this.agent = secure
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 64 })
-      : new HttpAgent({ keepAlive: true, maxSockets: 64 });
-    this.send = secure ? httpsRequest : httpRequest;
+    this.agent = keepAliveAgent(url, 64);
   }
 
   async call<T>(method: string, params: unknown[]): Promise<T> {
@@ -62,7 +54,12 @@ export class SolanaRpcClient implements SolanaRpc {
     let status: number;
     let text: string;
     try {
-      ({ status, text } = await this.post(body));
+      const answer = await postJson(this.url, body, {
+        agent: this.agent,
+        timeoutMs: this.timeoutMs,
+      });
+      status = answer.status;
+      text = answer.body.toString('utf8');
     } catch (error) {
       throw new SolanaTransportError(`${method}: ${errorText(error)}`);
     }
@@ -83,37 +80,6 @@ export class SolanaRpcClient implements SolanaRpc {
 
   close(): void {
     this.agent.destroy();
-  }
-
-  private post(body: string): Promise<{ status: number; text: string }> {
-    return new Promise((resolve, reject) => {
-      const request = this.send(
-        this.url,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-          timeout: this.timeoutMs,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          response.on('error', reject);
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error(`no answer in ${this.timeoutMs} ms`)));
-      request.on('error', reject);
-      request.end(body);
-    });
   }
 }
 

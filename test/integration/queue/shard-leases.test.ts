@@ -119,6 +119,19 @@ describe('shard leases', () => {
     }
   }
 
+  /** Each shard `to` started, with the stop by `from` that gave it back (if any). */
+  function handOvers(from: string, to: string): { given?: Event; taken: Event }[] {
+    return events
+      .filter((event) => event.instance === to && event.what === 'start')
+      .map((taken) => ({
+        taken,
+        given: events.find(
+          (event) =>
+            event.instance === from && event.what === 'stop' && event.shard === taken.shard,
+        ),
+      }));
+  }
+
   /** Each instance consumes `share` shards of each network, and holds exactly their leases. */
   async function evenlySplit(members: Instance[], share: number): Promise<boolean> {
     const owners = await leaseOwners();
@@ -151,14 +164,11 @@ describe('shard leases', () => {
     const b = await startInstance('b');
     await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
     // Each shard b took was stopped by a first (gracefully, after its drain), then started by b.
-    const taken = events.filter((event) => event.instance === 'b' && event.what === 'start');
-    expect(taken).toHaveLength(SHARDS);
-    for (const start of taken) {
-      const given = events.find(
-        (event) => event.instance === 'a' && event.what === 'stop' && event.shard === start.shard,
-      );
+    const moves = handOvers('a', 'b');
+    expect(moves).toHaveLength(SHARDS);
+    for (const { given, taken } of moves) {
       expect(given).toMatchObject({ graceful: true });
-      expect(given!.at).toBeLessThanOrEqual(start.at);
+      expect(given!.at).toBeLessThanOrEqual(taken.at);
     }
     expect(overlaps).toEqual([]);
   });
@@ -171,14 +181,9 @@ describe('shard leases', () => {
     // a sees b at its next round and gives half back (a 300 ms drain); b's own next round comes
     // 2 s after its first, about 1.8 s after the shards are free.
     await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
-    const taken = events.filter((event) => event.instance === 'b' && event.what === 'start');
-    expect(taken).toHaveLength(SHARDS);
-    for (const start of taken) {
-      const given = events.find(
-        (event) => event.instance === 'a' && event.what === 'stop' && event.shard === start.shard,
-      );
-      expect(start.at - given!.at).toBeLessThan(600);
-    }
+    const moves = handOvers('a', 'b');
+    expect(moves).toHaveLength(SHARDS);
+    for (const { given, taken } of moves) expect(taken.at - given!.at).toBeLessThan(600);
     expect(overlaps).toEqual([]);
   });
 

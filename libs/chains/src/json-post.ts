@@ -57,5 +57,5 @@ export function postJson(
 }
 
 function isHttps(url: string): boolean {
-  return url.startsWith('https:');
+  return /^https:/i.test(url);
 }

@@ -1,13 +1,25 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import { Transaction } from 'ethers';
 
 export interface JsonRpcCall {
   method: string;
   params: unknown[];
 }
 
+interface JsonRpcRequest extends JsonRpcCall {
+  jsonrpc: '2.0';
+  id: number | string;
+}
+
+interface JsonRpcAnswer {
+  id: number | string;
+  [field: string]: unknown;
+}
+
 /**
  * An HTTP JSON-RPC proxy in front of a chain that records every call the service makes (single
- * or batched), and can hold `eth_call`s for a while, so that concurrent readers overlap.
+ * or batched), can hold `eth_call`s for a while, so that concurrent readers overlap, and can
+ * play a node with a minimum tip (geth's `--txpool.pricelimit`, Polygon's protocol floor).
  */
 export interface JsonRpcRecorder {
   readonly url: string;
@@ -15,28 +27,66 @@ export interface JsonRpcRecorder {
   /** Every `eth_call` to this contract address (any letter case). */
   ethCallsTo(address: string): JsonRpcCall[];
   holdEthCalls(ms: number): void;
+  /**
+   * Refuses every sent transaction whose tip (a legacy one's gas price) is under `wei`, in
+   * geth's words; null takes every transaction again.
+   */
+  refuseTipsBelow(wei: bigint | null): void;
+  /** How many sent transactions the floor refused. */
+  refusedSends(): number;
   close(): Promise<void>;
 }
 
 export async function startJsonRpcRecorder(targetUrl: string): Promise<JsonRpcRecorder> {
   const calls: JsonRpcCall[] = [];
   let holdMs = 0;
+  let minimumTip: bigint | null = null;
+  let refused = 0;
+
+  const forward = async (body: string): Promise<{ status: number; text: string }> => {
+    const upstream = await fetch(targetUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    return { status: upstream.status, text: await upstream.text() };
+  };
+
+  /** geth's answer to a transaction under its minimum tip; null when it passes. */
+  const floorRefusal = (call: JsonRpcRequest): JsonRpcAnswer | null => {
+    if (minimumTip === null || call.method !== 'eth_sendRawTransaction') return null;
+    const tx = Transaction.from(String(call.params[0]));
+    const tip = tx.maxPriorityFeePerGas ?? tx.gasPrice ?? 0n;
+    if (tip >= minimumTip) return null;
+    refused += 1;
+    const message = `transaction underpriced: gas tip cap ${tip}, minimum needed ${minimumTip}`;
+    return { jsonrpc: '2.0', id: call.id, error: { code: -32000, message } };
+  };
+
+  /** The calls under the floor are answered here; the rest go to the chain, in one batch. */
+  const answer = async (body: string): Promise<{ status: number; text: string }> => {
+    const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
+    const batch = Array.isArray(parsed) ? parsed : [parsed];
+    calls.push(...batch.map(({ method, params }) => ({ method, params })));
+    if (holdMs > 0 && batch.some((call) => call.method === 'eth_call')) {
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+    }
+    const refusals = batch.map(floorRefusal);
+    if (refusals.every((refusal) => refusal === null)) return forward(body);
+    const passed = batch.filter((_, index) => refusals[index] === null);
+    const upstream = passed.length
+      ? ([JSON.parse((await forward(JSON.stringify(passed))).text)].flat() as JsonRpcAnswer[])
+      : [];
+    const byId = new Map(upstream.map((reply) => [reply.id, reply]));
+    const replies = batch.map((call, index) => refusals[index] ?? byId.get(call.id));
+    return { status: 200, text: JSON.stringify(Array.isArray(parsed) ? replies : replies[0]) };
+  };
+
   const server = createServer((request, response) => {
     void (async () => {
-      const body = await bodyOf(request);
-      const parsed = JSON.parse(body) as JsonRpcCall | JsonRpcCall[];
-      const batch = Array.isArray(parsed) ? parsed : [parsed];
-      calls.push(...batch.map(({ method, params }) => ({ method, params })));
-      if (holdMs > 0 && batch.some((call) => call.method === 'eth_call')) {
-        await new Promise((resolve) => setTimeout(resolve, holdMs));
-      }
-      const upstream = await fetch(targetUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      response.writeHead(upstream.status, { 'content-type': 'application/json' });
-      response.end(await upstream.text());
+      const { status, text } = await answer(await bodyOf(request));
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(text);
     })().catch(() => response.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +104,10 @@ export async function startJsonRpcRecorder(targetUrl: string): Promise<JsonRpcRe
     holdEthCalls: (ms) => {
       holdMs = ms;
     },
+    refuseTipsBelow: (wei) => {
+      minimumTip = wei;
+    },
+    refusedSends: () => refused,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

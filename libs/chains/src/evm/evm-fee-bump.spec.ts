@@ -1,5 +1,11 @@
 import { Transaction, Wallet } from 'ethers';
-import { bumpedFees, cappedFees, decodeSigned, replacementFees } from './evm-fee-bump';
+import {
+  bumpedFees,
+  cappedFees,
+  decodeSigned,
+  replacementFees,
+  withMinimumTip,
+} from './evm-fee-bump';
 
 const GWEI = 10n ** 9n;
 const policy = { bumpPercent: 10, maxFeePerGas: 500n * GWEI };
@@ -72,6 +78,23 @@ describe('replacementFees', () => {
     expect(
       replacementFees({ gasPrice: 480n * GWEI }, { gasPrice: 600n * GWEI }, policy),
     ).toBeNull();
+  });
+});
+
+describe('withMinimumTip', () => {
+  it('raises the tip to the minimum and the fee cap by as much', () => {
+    const market = { maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI };
+    expect(withMinimumTip(market, 25n * GWEI)).toEqual({
+      maxFeePerGas: 27n * GWEI,
+      maxPriorityFeePerGas: 25n * GWEI,
+    });
+    expect(withMinimumTip({ gasPrice: 2n * GWEI }, 5n * GWEI)).toEqual({ gasPrice: 5n * GWEI });
+  });
+
+  it('leaves fees that already pay the minimum as they are', () => {
+    const market = { maxFeePerGas: 40n * GWEI, maxPriorityFeePerGas: 2n * GWEI };
+    expect(withMinimumTip(market, GWEI)).toBe(market);
+    expect(withMinimumTip({ gasPrice: 9n }, 9n)).toEqual({ gasPrice: 9n });
   });
 });
 

@@ -8,6 +8,17 @@ export interface FeePolicy {
   maxFeePerGas: bigint;
 }
 
+/**
+ * The market's fees raised to a node's minimum tip (a legacy gas price is its tip): an EIP-1559
+ * fee cap grows by what the tip grew, so it still covers the base fee it was sized for.
+ */
+export function withMinimumTip(market: FeeFields, minimumTip: bigint): FeeFields {
+  if ('gasPrice' in market) return { gasPrice: max(market.gasPrice, minimumTip) };
+  const raise = minimumTip - market.maxPriorityFeePerGas;
+  if (raise <= 0n) return market;
+  return { maxFeePerGas: market.maxFeePerGas + raise, maxPriorityFeePerGas: minimumTip };
+}
+
 /** The fee fields of the moment, held under the network's ceiling. */
 export function cappedFees(market: FeeFields, cap: bigint): FeeFields {
   if ('gasPrice' in market) return { gasPrice: min(market.gasPrice, cap) };

@@ -17,6 +17,8 @@ import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { EvmNetworkDefinition, NetworkDefinition } from '../networks/network-definition';
 import { takenOutMessage, type EndpointHealth } from '../rpc-endpoint-pool';
 import { withTimeout } from '../rpc-error';
+import { withMinimumTip } from './evm-fee-bump';
+import { classifyRefusal, type BroadcastResult } from './evm-refusal';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
 import { signDigest } from './evm-signature';
@@ -29,14 +31,6 @@ const CHECKSUMMED_ADDRESSES = 10_000;
 
 export type FeeFields =
   { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
-
-/** What the node said to a signed transaction. */
-export type BroadcastResult =
-  | { kind: 'accepted' }
-  /** The wallet's nonce is past this transaction's: it, or another with its nonce, landed. */
-  | { kind: 'nonce-used' }
-  /** Refused for good (e.g. no funds for gas): it will never land as it is. */
-  | { kind: 'rejected'; message: string };
 
 export interface UnsignedEvmTransaction {
   to: string | null;
@@ -51,6 +45,8 @@ export class EvmAdapter implements ChainAdapter {
   private readonly logger = new Logger(EvmAdapter.name);
   private readonly providers = new Map<string, FailoverJsonRpcProvider>();
   private readonly feeCache = new Map<string, { at: number; fees: FeeFields }>();
+  /** By node (chain key): the smallest tip it has said it takes (it refused one under it). */
+  private readonly minimumTips = new Map<string, bigint>();
   /** Checksumming is a keccak hash, once per address on every request that names one. */
   private readonly checksummed = new Map<string, string>();
 
@@ -132,14 +128,25 @@ export class EvmAdapter implements ChainAdapter {
   async fees(network: EvmNetworkDefinition): Promise<FeeFields> {
     const key = `${network.chainKey}|${network.feeModel}`;
     const cached = this.feeCache.get(key);
-    if (cached && Date.now() - cached.at < FEE_CACHE_MS) return cached.fees;
+    if (cached && Date.now() - cached.at < FEE_CACHE_MS)
+      return this.atMinimumTip(network, cached.fees);
     const data = await this.call(network, this.provider(network).getFeeData());
     const fees: FeeFields =
       network.feeModel === 'eip1559' && data.maxFeePerGas != null
         ? { maxFeePerGas: data.maxFeePerGas, maxPriorityFeePerGas: data.maxPriorityFeePerGas ?? 0n }
         : { gasPrice: data.gasPrice ?? 0n };
     this.feeCache.set(key, { at: Date.now(), fees });
-    return fees;
+    return this.atMinimumTip(network, fees);
+  }
+
+  /**
+   * Fees raised to the smallest tip the network's node has said it takes: the market's
+   * estimate (eth_maxPriorityFeePerGas, eth_gasPrice) can sit under a node's floor (geth's
+   * `--txpool.pricelimit`, Polygon's protocol minimum), and every send would be refused.
+   */
+  private atMinimumTip(network: EvmNetworkDefinition, fees: FeeFields): FeeFields {
+    const minimumTip = this.minimumTips.get(network.chainKey);
+    return minimumTip === undefined ? fees : withMinimumTip(fees, minimumTip);
   }
 
   /** A signer for a burst of transactions: the key is derived once, not per transaction. */
@@ -180,13 +187,7 @@ export class EvmAdapter implements ChainAdapter {
     } catch (error) {
       const message = rpcErrorMessage(error);
       if (message === null) throw error;
-      const text = message.toLowerCase();
-      if (text.includes('already known') || text.includes('known transaction')) {
-        return { kind: 'accepted' };
-      }
-      if (text.includes('nonce too low') || text.includes('underpriced'))
-        return { kind: 'nonce-used' };
-      return { kind: 'rejected', message };
+      return this.refusal(network, message);
     }
   }
 
@@ -213,8 +214,23 @@ export class EvmAdapter implements ChainAdapter {
       if (!answer) return { kind: 'rejected', message: 'no answer for this transaction' };
       if (!('error' in answer)) return { kind: 'accepted' };
       const { message } = answer.error as { message?: unknown };
-      return classifyRefusal(String(message));
+      return this.refusal(network, String(message));
     });
+  }
+
+  /** What a refusal means; a minimum tip the node names is offered from now on (see fees). */
+  private refusal(network: EvmNetworkDefinition, message: string): BroadcastResult {
+    const result = classifyRefusal(message);
+    if (result.kind === 'underpriced' && result.minimumTip !== undefined) {
+      const known = this.minimumTips.get(network.chainKey) ?? 0n;
+      if (result.minimumTip > known) {
+        this.minimumTips.set(network.chainKey, result.minimumTip);
+        this.logger.warn(
+          `The ${network.network} node takes no tip under ${result.minimumTip} wei: fees are raised to it from now on`,
+        );
+      }
+    }
+    return result;
   }
 
   async blockNumber(network: EvmNetworkDefinition): Promise<number> {
@@ -322,14 +338,6 @@ export class EvmAdapter implements ChainAdapter {
   onApplicationShutdown(): void {
     for (const provider of this.providers.values()) provider.destroy();
   }
-}
-
-function classifyRefusal(message: string): BroadcastResult {
-  const text = message.toLowerCase();
-  if (text.includes('already known') || text.includes('known transaction'))
-    return { kind: 'accepted' };
-  if (text.includes('nonce too low') || text.includes('underpriced')) return { kind: 'nonce-used' };
-  return { kind: 'rejected', message };
 }
 
 /** The JSON-RPC error message when the node answered with an error; null for transport faults. */

@@ -222,7 +222,7 @@ function refusalNote(results: BroadcastResult[], from: bigint): string {
   const index = results.findIndex((result) => result.kind !== 'accepted');
   if (index < 0) return '';
   const result = results[index];
-  const why = result.kind === 'rejected' ? result.message : result.kind;
+  const why = 'message' in result ? result.message : result.kind;
   return `; the node refused nonce ${from + BigInt(index)}: ${boundedText(why, LOGGED_ERROR_MAX)}`;
 }
 

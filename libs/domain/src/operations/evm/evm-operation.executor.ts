@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   EvmAdapter,
   EvmInclusionWatcher,
+  bumpedFees,
   decodeSigned,
   evmOutcome,
   feesJson,
@@ -29,6 +30,9 @@ const GAP_LOOK_AFTER_MS = 2_000;
 /** Waited this long without a receipt, an operation says so once (where its wallet stands). */
 const SLOW_RECEIPT_MS = 15_000;
 const REFUSAL_LOGGED_MAX = 300;
+
+/** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
+type RepriceReason = 'stuck' | 'refused';
 
 /** The version of an operation's transaction that was mined, with its receipt. */
 interface Landed {
@@ -141,6 +145,29 @@ export class EvmOperationExecutor {
     // Just sent while others wait for blocks, it is not mined yet: its first look is the one
     // waitForInclusion makes once watching (an RPC call less for every operation).
     let look = !(justSigned && this.inclusion.scanning(network));
+    /** When a version the node refused for its price was last signed again. */
+    let repricedAt = 0;
+    /**
+     * Signs the transaction again, same nonce, at higher fees (see replace) and waits on every
+     * version: truthy when the operation changed ('moved-on': another worker got there first).
+     */
+    const reprice = async (why: RepriceReason): Promise<'replaced' | 'moved-on' | null> => {
+      waitingSince = Date.now();
+      const replaced = await this.replace(network, operation, why);
+      if (replaced === 'moved-on') {
+        operation = await this.reload(operation.id);
+        if (operation.status !== 'signed' && operation.status !== 'submitted') {
+          throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+        }
+        hashes = await this.versionsOf(operation);
+        return 'moved-on';
+      }
+      if (!replaced) return null;
+      operation = replaced;
+      hashes = [...hashes, replaced.txHash!];
+      lastSent = 0;
+      return 'replaced';
+    };
     while (Date.now() - started < CONFIRM_PATIENCE_MS) {
       const landed = look ? await this.landedVersion(network, hashes) : null;
       if (landed) return landed;
@@ -154,21 +181,7 @@ export class EvmOperationExecutor {
       }
 
       if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
-        waitingSince = Date.now();
-        const replaced = await this.replace(network, operation);
-        if (replaced === 'moved-on') {
-          operation = await this.reload(operation.id);
-          if (operation.status !== 'signed' && operation.status !== 'submitted') {
-            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
-          }
-          hashes = await this.versionsOf(operation);
-          continue;
-        }
-        if (replaced) {
-          operation = replaced;
-          hashes = [...hashes, replaced.txHash!];
-          lastSent = 0;
-        }
+        if ((await reprice('stuck')) === 'moved-on') continue;
       }
 
       if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
@@ -187,9 +200,19 @@ export class EvmOperationExecutor {
         lastSent = Date.now();
         if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
         refusal =
-          result.kind === 'rejected'
+          result.kind === 'rejected' || result.kind === 'underpriced'
             ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
             : '';
+        // Refused for its price: signed again at fees the node takes, now rather than after
+        // EVM_REPLACE_AFTER_MS (at most once a re-send interval, so a node that names no
+        // figure does not drive the fees to the ceiling at once).
+        if (
+          result.kind === 'underpriced' &&
+          Date.now() - repricedAt >= this.config.worker.rebroadcastAfterMs
+        ) {
+          repricedAt = Date.now();
+          if (await reprice('refused')) continue;
+        }
         if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
           // Read after the nonce was seen spent: a version stored elsewhere before it was mined
           // is among them, so no mined version of ours passes for a stranger's transaction.
@@ -247,16 +270,23 @@ export class EvmOperationExecutor {
 
   /**
    * Signs the transaction again with the same nonce at current fees and stores it (not sent
-   * yet). Null when the market asks no more than it offers, or the ceiling leaves no room;
-   * 'moved-on' when another worker replaced or settled it first.
+   * yet): a `stuck` version only when the market asks more than it offers; one the node
+   * `refused` for its price at the market's fees (with the node's minimum tip, once it named
+   * one) or the previous ones bumped, whichever is more. Null when no replacement is called for
+   * or the ceiling leaves no room; 'moved-on' when another worker replaced or settled it first.
    */
   private async replace(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
+    why: RepriceReason,
   ): Promise<OperationEntity | null | 'moved-on'> {
     const { unsigned, fees: previous } = decodeSigned(operation.signedTx!);
     const market = await this.evm.fees(network);
-    const fees = replacementFees(previous, market, feePolicyOf(this.config, network));
+    const policy = feePolicyOf(this.config, network);
+    const fees =
+      why === 'stuck'
+        ? replacementFees(previous, market, policy)
+        : bumpedFees(previous, market, policy);
     if (!fees) return null;
     const signed = await this.signer.withSecret(operation.accountId, 'evm', async (secret) =>
       this.evm.sign(network, this.evm.signer(secret), unsigned, fees),
@@ -268,7 +298,7 @@ export class EvmOperationExecutor {
     });
     if (!stored) return 'moved-on';
     this.logger.warn({
-      msg: 'Stuck transaction re-priced',
+      msg: why === 'stuck' ? 'Stuck transaction re-priced' : 'Refused transaction re-priced',
       operationId: operation.id,
       nonce: String(unsigned.nonce),
       previousTxHash: operation.txHash,

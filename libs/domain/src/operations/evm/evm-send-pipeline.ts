@@ -199,10 +199,14 @@ export class EvmSendPipeline {
     this.faults.at('crash-after-broadcast');
     signed.forEach((item, index) => {
       const result = results[index];
-      // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
       if (result.kind === 'accepted') return item.done(undefined, stored(item, 'submitted'));
-      if (result.kind === 'nonce-used') return item.done(undefined, stored(item, 'signed'));
-      item.done(nodeRefusal(signer.network.network, result.message));
+      if (result.kind === 'rejected') {
+        return item.done(nodeRefusal(signer.network.network, result.message));
+      }
+      // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
+      // 'underpriced': under what the node takes now, it keeps its nonce; confirmation signs it
+      // again at fees the node takes (or waits for the base fee to come under the ceiling).
+      item.done(undefined, stored(item, 'signed'));
     });
   }
 

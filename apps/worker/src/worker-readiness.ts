@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { LIFECYCLE_CONTEXT } from '@app/common';
+import { UnitOfWork } from '@app/database';
 import { REDIS } from '@app/queue';
 
 /** Refuses to start without Postgres and Redis: a worker that cannot persist must not take jobs. */
@@ -10,12 +10,12 @@ export class WorkerReadiness implements OnApplicationBootstrap {
   private readonly logger = new Logger(LIFECYCLE_CONTEXT);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: UnitOfWork,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.dataSource.query('SELECT 1');
+    await this.database.ping();
     await this.redis.ping();
     this.logger.log('Worker ready: Postgres and Redis connected.');
   }

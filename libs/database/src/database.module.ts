@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source';
 import { PgNotifications } from './pg-notifications';
+import { UnitOfWork } from './unit-of-work';
 import { AccountAssetsRepository } from './repositories/account-assets.repository';
 import { OperationUsageRepository } from './repositories/operation-usage.repository';
 import { AccountRepository } from './repositories/account.repository';
@@ -40,6 +41,7 @@ const REPOSITORIES = [
   PgNotifications,
   AccountAssetsRepository,
   OperationUsageRepository,
+  UnitOfWork,
 ];
 
 @Global()

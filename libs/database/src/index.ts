@@ -8,6 +8,7 @@ export * from './database.module';
 export * from './entities';
 export * from './migrate';
 export * from './pg-notifications';
+export * from './unit-of-work';
 export * from './repositories/account.repository';
 export * from './repositories/asset.repository';
 export * from './repositories/idempotency.repository';

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import {
   ChainRegistry,
   NetworkRegistry,
@@ -8,6 +7,7 @@ import {
   type EndpointState,
   type NetworkDefinition,
 } from '@app/chains';
+import { UnitOfWork } from '@app/database';
 import { REDIS } from '@app/queue';
 
 export type CheckStatus = 'ok' | 'down';
@@ -41,7 +41,7 @@ export class HealthService {
   private chainCache?: { at: number; report: HealthReport['chains'] };
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: UnitOfWork,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly networks: NetworkRegistry,
     private readonly chains: ChainRegistry,
@@ -49,7 +49,7 @@ export class HealthService {
 
   async check(): Promise<HealthReport> {
     const [postgres, redis, chains] = await Promise.all([
-      probe(this.dataSource.query('SELECT 1')),
+      probe(this.database.ping()),
       probe(this.redis.ping()),
       this.checkChains(),
     ]);

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, type ChainFamily } from '@app/config';
 import { AppError, newId } from '@app/common';
 import {
   AccountRepository,
   ManagedWalletRepository,
   SessionRepository,
+  UnitOfWork,
   type AccountEntity,
   type AuditDetails,
   type AuditEventInput,
@@ -36,7 +36,7 @@ const DECOY_HASH = hashPassword('decoy password that matches nothing');
 export class AccountService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly accounts: AccountRepository,
     private readonly sessions: SessionRepository,
     private readonly wallets: ManagedWalletRepository,
@@ -59,7 +59,7 @@ export class AccountService {
     const { session, row } = newSession(account.id, this.config.api.sessionTtlHours);
     // The account, its wallets and its session are one transaction: a registration cut short
     // (Postgres gone) leaves nothing, so the client's retry registers it anew.
-    await this.dataSource.transaction(async (manager) => {
+    await this.unitOfWork.run(async (manager) => {
       if (!(await this.accounts.insert(manager, account))) {
         throw AppError.conflict('An account with this email already exists.');
       }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { LogContext } from '@app/common';
-import { AuditEventRepository, type AuditEventInput } from '@app/database';
+import { AuditEventRepository, UnitOfWork, type AuditEventInput } from '@app/database';
 
 /**
  * Records security-relevant events in the account's audit log (an append-only hash chain, see
@@ -11,7 +11,7 @@ import { AuditEventRepository, type AuditEventInput } from '@app/database';
 @Injectable()
 export class AuditTrail {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly events: AuditEventRepository,
   ) {}
 
@@ -30,7 +30,7 @@ export class AuditTrail {
     change: (manager: EntityManager) => Promise<T>,
     eventOf: (result: T) => AuditEventInput | null,
   ): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.unitOfWork.run(async (manager) => {
       const result = await change(manager);
       const event = eventOf(result);
       if (event) await this.record(event, manager);

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DataSource } from 'typeorm';
 import { boundedText, METRICS, signWebhook } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   AccountEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
+  UnitOfWork,
   type DueWebhookDelivery,
   type WebhookAttemptOutcome,
   type WebhookEndpointRow,
@@ -36,7 +36,7 @@ export class WebhookPump {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly events: AccountEventRepository,
@@ -158,7 +158,7 @@ export class WebhookPump {
     const reason =
       `No successful delivery since ${failingSince.toISOString()}: disabled after ` +
       `${Math.round(this.config.webhooks.disableAfterMs / 1000)} s of failures.`;
-    await this.dataSource.transaction(async (manager) => {
+    await this.unitOfWork.run(async (manager) => {
       if (!(await this.endpoints.disable(endpoint.id, reason, manager))) return;
       await this.events.append(
         endpoint.accountId,

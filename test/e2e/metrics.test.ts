@@ -88,5 +88,6 @@ describe('metrics', () => {
     expect(after.api).toContain(`ais_queue_jobs{queue="${queue}",state="waiting"} 0`);
     expect(after.worker).toMatch(/# TYPE ais_rpc_errors_total counter/);
     expect(after.worker).toMatch(/# TYPE ais_nonce_ledger_resyncs_total counter/);
+    expect(after.worker).toMatch(/# TYPE ais_evm_reorged_receipts_total counter/);
   });
 });

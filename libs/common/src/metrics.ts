@@ -70,4 +70,10 @@ export const METRICS = {
     labelNames: ['network'] as const,
     registers: [metricsRegistry],
   }),
+  evmReorgedReceipts: new Counter({
+    name: 'ais_evm_reorged_receipts_total',
+    help: 'Receipts gone or moved when their confirmations were counted (a reorg), by network',
+    labelNames: ['network'] as const,
+    registers: [metricsRegistry],
+  }),
 };

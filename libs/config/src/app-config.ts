@@ -142,6 +142,11 @@ export interface AppConfig {
     feeBumpPercent: number;
     /** The highest fee per gas (wei) a transaction may offer, per network (`EVM_MAX_FEE_GWEI`). */
     maxFeePerGas: Record<EvmNetwork, bigint>;
+    /**
+     * How many blocks, its own included, must hold a transaction before its operation settles
+     * (`EVM_CONFIRMATIONS`): a reorg before then takes it away and it is sent again.
+     */
+    confirmations: Record<EvmNetwork, number>;
   };
   /** Solana sends (the EVM equivalents live in `worker`). */
   solana: {

@@ -22,6 +22,18 @@ describe('loadConfig', () => {
     expect(loadConfig(DEVNET).api.shutdownDrainMs).toBe(5_000);
   });
 
+  it('reads the confirmations an EVM receipt needs, for every network and for one', () => {
+    expect(loadConfig({}).evm.confirmations.ethereum).toBe(1);
+    const { confirmations } = loadConfig({
+      EVM_CONFIRMATIONS: '3',
+      EVM_CONFIRMATIONS_POLYGON: '32',
+    }).evm;
+    expect(confirmations).toMatchObject({ ethereum: 3, base: 3, polygon: 32 });
+    expect(() => loadConfig({ EVM_CONFIRMATIONS_BASE: '0' })).toThrow(
+      /EVM_CONFIRMATIONS_BASE must be an integer between 1 and 1000/,
+    );
+  });
+
   it('reads the event stream settings, with defaults', () => {
     expect(loadConfig({}).eventStream).toEqual({
       heartbeatMs: 15_000,

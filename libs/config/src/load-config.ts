@@ -165,7 +165,10 @@ export function loadConfig(env: Env): AppConfig {
     evm: {
       replaceAfterMs: integer('EVM_REPLACE_AFTER_MS', env.EVM_REPLACE_AFTER_MS, 30_000, 100),
       feeBumpPercent: integer('EVM_FEE_BUMP_PERCENT', env.EVM_FEE_BUMP_PERCENT, 15, 10, 1000),
-      maxFeePerGas: maxFees(env),
+      maxFeePerGas: perEvmNetwork(env, 'EVM_MAX_FEE_GWEI', DEFAULT_MAX_FEE_GWEI, gwei),
+      confirmations: perEvmNetwork(env, 'EVM_CONFIRMATIONS', '1', (name, value) =>
+        integer(name, value, 1, 1, MAX_CONFIRMATIONS),
+      ),
     },
     solana: {
       commitment: oneOf('SOLANA_COMMITMENT', env.SOLANA_COMMITMENT ?? 'confirmed', [
@@ -468,17 +471,25 @@ function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string[]>> {
 /** Default ceiling of a transaction's fee per gas: far above normal, below a runaway spike. */
 const DEFAULT_MAX_FEE_GWEI = '1000';
 
-/** `EVM_MAX_FEE_GWEI` for every EVM network, `EVM_MAX_FEE_GWEI_<NETWORK>` for one. */
-function maxFees(env: Env): Record<EvmNetwork, bigint> {
-  const fallback = gwei('EVM_MAX_FEE_GWEI', env.EVM_MAX_FEE_GWEI ?? DEFAULT_MAX_FEE_GWEI);
-  const fees = {} as Record<EvmNetwork, bigint>;
+/** Enough for any EVM chain: Ethereum finalizes within about 64 blocks, Polygon PoS once advised 256. */
+const MAX_CONFIRMATIONS = 1_000;
+
+/** `<name>` for every EVM network, `<name>_<NETWORK>` for one. */
+function perEvmNetwork<T>(
+  env: Env,
+  name: string,
+  fallback: string,
+  parse: (name: string, value: string) => T,
+): Record<EvmNetwork, T> {
+  const shared = parse(name, env[name] || fallback);
+  const values = {} as Record<EvmNetwork, T>;
   for (const network of NETWORKS) {
     if (network === 'evm' || network === 'solana') continue;
-    const name = `EVM_MAX_FEE_GWEI_${network.toUpperCase()}`;
-    const value = env[name];
-    fees[network] = value ? gwei(name, value) : fallback;
+    const own = `${name}_${network.toUpperCase()}`;
+    const value = env[own];
+    values[network] = value ? parse(own, value) : shared;
   }
-  return fees;
+  return values;
 }
 
 /** A decimal amount of gwei (up to 9 fractional digits) in wei. */

@@ -95,6 +95,18 @@ describe('EvmInclusionWatcher on anvil', () => {
     }
   });
 
+  it('tells a waiter when the head reaches a height, at once if it is there already', async () => {
+    const head = await direct.getBlockNumber();
+    expect(await watcher.untilHeight(network, head, 5_000)).toBe(true);
+    const started = Date.now();
+    expect(await watcher.untilHeight(network, head + 2, 300)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    const reached = watcher.untilHeight(network, head + 2, 5_000);
+    await direct.send('evm_mine', []);
+    await direct.send('evm_mine', []);
+    expect(await reached).toBe(true);
+  });
+
   it('stops asking the chain when nobody waits', async () => {
     const watch = watcher.watch(network, [await pending()]);
     await watch.wait(100);

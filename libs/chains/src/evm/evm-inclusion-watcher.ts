@@ -35,12 +35,15 @@ export class EvmInclusionWatcher implements OnApplicationShutdown {
   constructor(private readonly evm: EvmAdapter) {}
 
   watch(network: EvmNetworkDefinition, hashes: string[]): InclusionWatch {
-    let scan = this.scans.get(network.chainKey);
-    if (!scan) {
-      scan = new BlockScan(network, this.evm, this.logger, () => this.stopped);
-      this.scans.set(network.chainKey, scan);
-    }
-    return scan.watch(hashes.map((hash) => hash.toLowerCase()));
+    return this.scanOf(network).watch(hashes.map((hash) => hash.toLowerCase()));
+  }
+
+  /**
+   * Resolves true once the network's head has reached block `height` (at once if it has), or
+   * false after `maxMs`: how a mined transaction waits for the blocks that confirm it.
+   */
+  untilHeight(network: EvmNetworkDefinition, height: number, maxMs: number): Promise<boolean> {
+    return this.scanOf(network).untilHeight(height, maxMs);
   }
 
   /**
@@ -54,11 +57,22 @@ export class EvmInclusionWatcher implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.stopped = true;
   }
+
+  private scanOf(network: EvmNetworkDefinition): BlockScan {
+    let scan = this.scans.get(network.chainKey);
+    if (!scan) {
+      scan = new BlockScan(network, this.evm, this.logger, () => this.stopped);
+      this.scans.set(network.chainKey, scan);
+    }
+    return scan;
+  }
 }
 
 /** The scan of one network's new blocks, running while anyone waits. */
 class BlockScan {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Who waits for the head to reach a height. */
+  private readonly climbers = new Set<{ height: number; reached: () => void }>();
   private nextBlock?: number;
   private running = false;
 
@@ -101,10 +115,24 @@ class BlockScan {
     };
   }
 
+  untilHeight(height: number, maxMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const climber = { height, reached: () => finish(true) };
+      const timer = setTimeout(() => finish(false), maxMs);
+      const finish = (reached: boolean) => {
+        clearTimeout(timer);
+        this.climbers.delete(climber);
+        resolve(reached);
+      };
+      this.climbers.add(climber);
+      if (!this.running) void this.run();
+    });
+  }
+
   private async run(): Promise<void> {
     this.running = true;
     try {
-      while (this.waiters.size > 0 && !this.stopped()) {
+      while ((this.waiters.size > 0 || this.climbers.size > 0) && !this.stopped()) {
         try {
           if (!(await this.scanNewBlocks())) await sleep(IDLE_POLL_MS);
         } catch (error) {
@@ -124,6 +152,7 @@ class BlockScan {
   /** Reads the blocks mined since the last round; false when there were none. */
   private async scanNewBlocks(): Promise<boolean> {
     const head = await this.evm.blockNumber(this.network);
+    for (const climber of this.climbers) if (climber.height <= head) climber.reached();
     this.nextBlock ??= head;
     if (head < this.nextBlock) return false;
     const last = Math.min(head, this.nextBlock + MAX_BLOCKS_PER_ROUND - 1);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TransactionReceipt } from 'ethers';
-import { boundedText } from '@app/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { METRICS, boundedText } from '@app/common';
+import { APP_CONFIG, type AppConfig, type EvmNetwork } from '@app/config';
 import {
   EvmAdapter,
   EvmInclusionWatcher,
@@ -93,7 +93,7 @@ export class EvmOperationExecutor {
 
     let landed: Landed;
     try {
-      landed = await this.awaitReceipt(network, operation, justSigned);
+      landed = await this.awaitDeepReceipt(network, operation, justSigned);
     } catch (error) {
       if (!(error instanceof ReplacedTransaction)) throw error;
       // Provably dead: its nonce is spent by a transaction that is none of its versions, so
@@ -116,6 +116,48 @@ export class EvmOperationExecutor {
   }
 
   /**
+   * A receipt of one of the operation's versions in a block `EVM_CONFIRMATIONS` deep (its own
+   * included), read again once that deep: a receipt in a block a reorg took away is no receipt.
+   * Mined again elsewhere, it waits for that block's depth; not mined any more, it is waited
+   * for again from the start, its bytes sent again at once (a reorg returns transactions to the
+   * pool only on some nodes).
+   */
+  private async awaitDeepReceipt(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+    justSigned: boolean,
+  ): Promise<Landed> {
+    const confirmations = this.config.evm.confirmations[network.network as EvmNetwork];
+    let landed = await this.awaitReceipt(network, operation, justSigned);
+    const started = Date.now();
+    while (confirmations > 1) {
+      const deepAt = landed.receipt.blockNumber + confirmations - 1;
+      const patience = CONFIRM_PATIENCE_MS - (Date.now() - started);
+      if (patience <= 0 || !(await this.inclusion.untilHeight(network, deepAt, patience))) {
+        throw new RetryLater(
+          `Transaction ${landed.txHash} mined in block ${landed.receipt.blockNumber}; waiting for ${confirmations} confirmations`,
+        );
+      }
+      const current = await this.reload(operation.id);
+      if (current.status !== 'signed' && current.status !== 'submitted') {
+        throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+      }
+      const now = await this.landedVersion(network, await this.versionsOf(current));
+      if (now?.receipt.blockHash === landed.receipt.blockHash) return now;
+      this.logger.warn({
+        msg: 'Receipt taken away by a reorg',
+        operationId: operation.id,
+        txHash: landed.txHash,
+        block: landed.receipt.blockNumber,
+        minedAgainIn: now?.receipt.blockNumber ?? null,
+      });
+      METRICS.evmReorgedReceipts.inc({ network: network.network });
+      landed = now ?? (await this.awaitReceipt(network, current, false, true));
+    }
+    return landed;
+  }
+
+  /**
    * Waits for a receipt of any version of the operation's transaction: asked for directly, then
    * again whenever the network's block scan sees one of them mined (or a second passes without
    * news, so the timers below still run). A `signed` version may
@@ -128,10 +170,11 @@ export class EvmOperationExecutor {
     network: EvmNetworkDefinition,
     initial: OperationEntity,
     justSigned: boolean,
+    sendAtOnce = false,
   ): Promise<Landed> {
     let operation = initial;
     let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
-    let lastSent = operation.status === 'signed' ? 0 : Date.now();
+    let lastSent = operation.status === 'signed' || sendAtOnce ? 0 : Date.now();
     let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
     let saidSlow = false;

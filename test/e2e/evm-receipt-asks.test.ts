@@ -5,18 +5,36 @@ import {
 } from '@test/support/service-stack';
 import { startJsonRpcRecorder, type JsonRpcRecorder } from '@test/support/json-rpc-recorder';
 import { freePort } from '@test/support/service-process';
+import { evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 
 jest.setTimeout(120_000);
 
+/** Mints all sent at once, each waiting for its block; their receipts, lower case. */
+async function mintWave(api: HttpClient, collection: string, count: number): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, (i % 10) * 100));
+      const response = await api.post(`/nfts/${collection}/mint`, {
+        name: `Item ${i}`,
+        images: ['https://example.com/i.png'],
+      });
+      expect(response.body).toMatchObject({ data: { status: 'confirmed' } });
+      return (response.body.data.tx as string).toLowerCase();
+    }),
+  );
+}
+
 /**
- * What waiting for a block costs in RPC calls (public RPCs bill by the call): on a chain that
- * mines every second, the worker reaching anvil through a recorder of its JSON-RPC calls.
+ * What waiting for a block costs in RPC calls (public RPCs bill by the call, and rate-limit):
+ * on a chain that mines every second, then every three, the worker reaching anvil through a
+ * recorder of its JSON-RPC calls.
  */
 describe('EVM receipts on a chain with 1 s blocks', () => {
   let stack: ServiceStack;
   let recorder: JsonRpcRecorder;
   let api: HttpClient;
+  let collection: string;
 
   beforeAll(async () => {
     const evmPort = await freePort();
@@ -43,20 +61,10 @@ describe('EVM receipts on a chain with 1 s blocks', () => {
       max_supply: 1000,
     });
     expect(created.body).toMatchObject({ data: { status: 'confirmed' } });
-    const collection = created.body.data.mint_address as string;
+    collection = created.body.data.mint_address as string;
 
     // Waves of mints, each sent while the previous ones wait for their block.
-    const mints = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, (i % 10) * 100));
-        const response = await api.post(`/nfts/${collection}/mint`, {
-          name: `Item ${i}`,
-          images: ['https://example.com/i.png'],
-        });
-        expect(response.body).toMatchObject({ data: { status: 'confirmed' } });
-        return (response.body.data.tx as string).toLowerCase();
-      }),
-    );
+    const mints = await mintWave(api, collection, 30);
 
     const ours = new Set(mints);
     const asks = recorder
@@ -70,5 +78,33 @@ describe('EVM receipts on a chain with 1 s blocks', () => {
     // its block; a mint that finds the scan idle first asks before watching too (3).
     expect(asks).toBeGreaterThanOrEqual(2 * mints.length);
     expect(asks).toBeLessThanOrEqual(2.2 * mints.length);
+  });
+
+  it('looks at the head about a dozen times a block, and at each receipt about twice, on 3 s blocks', async () => {
+    const anvil = evmReader(stack.chains.evmRpcUrl);
+    try {
+      await anvil.send('evm_setIntervalMining', [3]);
+      // Two blocks at the new pace first: the scan learns it as it goes.
+      await mintWave(api, collection, 3);
+      await mintWave(api, collection, 3);
+      const firstBlock = await anvil.getBlockNumber();
+      const from = recorder.calls().length;
+      const mints = new Set(await mintWave(api, collection, 20));
+      const blocks = (await anvil.getBlockNumber()) - firstBlock;
+      const calls = recorder.calls().slice(from);
+      const heads = calls.filter((call) => call.method === 'eth_blockNumber').length;
+      const receipts = calls.filter(
+        (call) =>
+          call.method === 'eth_getTransactionReceipt' &&
+          mints.has(String(call.params[0]).toLowerCase()),
+      ).length;
+      expect(blocks).toBeGreaterThanOrEqual(1);
+      // Before: a look every 10 ms (about 300 a block), two receipt calls a second a mint.
+      expect(heads / blocks).toBeLessThanOrEqual(20);
+      expect(receipts).toBeLessThanOrEqual(2.2 * mints.size);
+    } finally {
+      await anvil.send('evm_setIntervalMining', [1]);
+      anvil.destroy();
+    }
   });
 });

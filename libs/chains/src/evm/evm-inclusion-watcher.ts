@@ -5,8 +5,18 @@ import { EvmAdapter } from './evm.adapter';
 
 /** Blocks read per round when the watcher has fallen behind (one JSON-RPC batch). */
 const MAX_BLOCKS_PER_ROUND = 50;
-/** Pause between two looks at the chain head when nothing new was mined. */
-const IDLE_POLL_MS = 10;
+/**
+ * Pauses between two looks at the chain head when nothing new was mined: from a block until
+ * shortly before the next is due (as the blocks seen so far come), then a twentieth of the
+ * block interval, within these bounds. A chain of 12 s blocks costs about a dozen looks a
+ * block, not one every 10 ms; a block is seen within 50 ms on a chain of 1 s blocks.
+ */
+const IDLE_POLL_MIN_MS = 10;
+const IDLE_POLL_MAX_MS = 1_000;
+/** The next block is looked for from this share of the usual interval after the last one. */
+const DUE_SHARE = 0.8;
+/** Weight of the newest interval in the running estimate of the chain's block interval. */
+const INTERVAL_WEIGHT = 0.5;
 /** After a failed look (node away), before the next. */
 const ERROR_PAUSE_MS = 250;
 
@@ -75,6 +85,9 @@ class BlockScan {
   private readonly climbers = new Set<{ height: number; reached: () => void }>();
   private nextBlock?: number;
   private running = false;
+  /** The highest head seen, when it was first seen, and the block interval as seen here. */
+  private head?: { number: number; seenAt: number };
+  private blockIntervalMs?: number;
 
   constructor(
     private readonly network: EvmNetworkDefinition,
@@ -134,7 +147,7 @@ class BlockScan {
     try {
       while ((this.waiters.size > 0 || this.climbers.size > 0) && !this.stopped()) {
         try {
-          if (!(await this.scanNewBlocks())) await sleep(IDLE_POLL_MS);
+          if (!(await this.scanNewBlocks())) await sleep(this.idlePauseMs());
         } catch (error) {
           this.logger.debug(
             `Block scan on ${this.network.network} failed: ${boundedText(error, 300)}`,
@@ -152,6 +165,7 @@ class BlockScan {
   /** Reads the blocks mined since the last round; false when there were none. */
   private async scanNewBlocks(): Promise<boolean> {
     const head = await this.evm.blockNumber(this.network);
+    this.clock(head);
     for (const climber of this.climbers) if (climber.height <= head) climber.reached();
     this.nextBlock ??= head;
     if (head < this.nextBlock) return false;
@@ -170,6 +184,34 @@ class BlockScan {
     }
     return true;
   }
+
+  /**
+   * Times a new head: the interval since the last one, over the blocks between them. A lower
+   * head (a reset node, another endpoint behind) is a new reference, not a sample.
+   */
+  private clock(head: number): void {
+    const now = Date.now();
+    if (head === this.head?.number) return;
+    if (this.head && head > this.head.number) {
+      const interval = (now - this.head.seenAt) / (head - this.head.number);
+      this.blockIntervalMs =
+        this.blockIntervalMs === undefined
+          ? interval
+          : (1 - INTERVAL_WEIGHT) * this.blockIntervalMs + INTERVAL_WEIGHT * interval;
+    }
+    this.head = { number: head, seenAt: now };
+  }
+
+  private idlePauseMs(): number {
+    if (this.blockIntervalMs === undefined || !this.head) return IDLE_POLL_MIN_MS;
+    const untilDue = DUE_SHARE * this.blockIntervalMs - (Date.now() - this.head.seenAt);
+    const step = this.blockIntervalMs / 20;
+    return clamp(Math.max(untilDue, step), IDLE_POLL_MIN_MS, IDLE_POLL_MAX_MS);
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }
 
 function sleep(ms: number): Promise<void> {

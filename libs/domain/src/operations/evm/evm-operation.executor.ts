@@ -6,6 +6,7 @@ import {
   EvmAdapter,
   EvmInclusionWatcher,
   bumpedFees,
+  type InclusionWatch,
   decodeSigned,
   evmOutcome,
   feesJson,
@@ -22,8 +23,10 @@ import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
 
-/** The longest a wait for inclusion lasts before the receipt is checked directly again. */
+/** The longest a round of the wait for inclusion lasts (the timers below run between rounds). */
 const INCLUSION_WAIT_MAX_MS = 1_000;
+/** Without news from the block scan, an operation asks for its receipts itself this often. */
+const SAFETY_LOOK_MS = 10_000;
 const CONFIRM_PATIENCE_MS = 120_000;
 /** Waited this long without a receipt, an operation checks for a nonce gap below it. */
 const GAP_LOOK_AFTER_MS = 2_000;
@@ -186,8 +189,11 @@ export class EvmOperationExecutor {
       this.config.evm.replaceAfterMs,
     );
     // Just sent while others wait for blocks, it is not mined yet: its first look is the one
-    // waitForInclusion makes once watching (an RPC call less for every operation).
+    // the watch makes once registered (an RPC call less for every operation).
     let look = !(justSigned && this.inclusion.scanning(network));
+    const watch = new VersionWatch(this.inclusion, network, (versions) =>
+      this.landedVersion(network, versions),
+    );
     /** When a version the node refused for its price was last signed again. */
     let repricedAt = 0;
     /**
@@ -211,63 +217,69 @@ export class EvmOperationExecutor {
       lastSent = 0;
       return 'replaced';
     };
-    while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-      const landed = look ? await this.landedVersion(network, hashes) : null;
-      if (landed) return landed;
-      look = true;
-      if (Date.now() - started >= GAP_LOOK_AFTER_MS) await this.gaps.healBelow(network, operation);
-      if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
-        saidSlow = true;
-        this.logger.warn(
-          `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}${refusal}`,
-        );
-      }
+    try {
+      while (Date.now() - started < CONFIRM_PATIENCE_MS) {
+        const landed = look ? await this.landedVersion(network, hashes) : null;
+        if (landed) return landed;
+        // From here the watch looks: when (re)registered, when told, now and then (VersionWatch).
+        look = false;
+        if (Date.now() - started >= GAP_LOOK_AFTER_MS)
+          await this.gaps.healBelow(network, operation);
+        if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
+          saidSlow = true;
+          this.logger.warn(
+            `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}${refusal}`,
+          );
+        }
 
-      if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
-        if ((await reprice('stuck')) === 'moved-on') continue;
-      }
+        if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
+          if ((await reprice('stuck')) === 'moved-on') continue;
+        }
 
-      if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
-        if (lastSent !== 0) {
-          // Another run, or the gap closer, may have signed a newer version meanwhile.
-          const current = await this.reload(operation.id);
-          if (current.status !== 'signed' && current.status !== 'submitted') {
-            throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+        if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
+          if (lastSent !== 0) {
+            // Another run, or the gap closer, may have signed a newer version meanwhile.
+            const current = await this.reload(operation.id);
+            if (current.status !== 'signed' && current.status !== 'submitted') {
+              throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
+            }
+            if (current.txHash !== operation.txHash) {
+              operation = current;
+              hashes = await this.versionsOf(operation);
+            }
           }
-          if (current.txHash !== operation.txHash) {
-            operation = current;
+          const result = await this.evm.broadcast(network, operation.signedTx!);
+          lastSent = Date.now();
+          if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
+          refusal =
+            result.kind === 'rejected' || result.kind === 'underpriced'
+              ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
+              : '';
+          // Refused for its price: signed again at fees the node takes, now rather than after
+          // EVM_REPLACE_AFTER_MS (at most once a re-send interval, so a node that names no
+          // figure does not drive the fees to the ceiling at once).
+          if (
+            result.kind === 'underpriced' &&
+            Date.now() - repricedAt >= this.config.worker.rebroadcastAfterMs
+          ) {
+            repricedAt = Date.now();
+            if (await reprice('refused')) continue;
+          }
+          if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
+            // Read after the nonce was seen spent: a version stored elsewhere before it was mined
+            // is among them, so no mined version of ours passes for a stranger's transaction.
             hashes = await this.versionsOf(operation);
+            const landedNow = await this.landedVersion(network, hashes);
+            if (landedNow) return landedNow;
+            throw new ReplacedTransaction();
           }
+          // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
         }
-        const result = await this.evm.broadcast(network, operation.signedTx!);
-        lastSent = Date.now();
-        if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
-        refusal =
-          result.kind === 'rejected' || result.kind === 'underpriced'
-            ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
-            : '';
-        // Refused for its price: signed again at fees the node takes, now rather than after
-        // EVM_REPLACE_AFTER_MS (at most once a re-send interval, so a node that names no
-        // figure does not drive the fees to the ceiling at once).
-        if (
-          result.kind === 'underpriced' &&
-          Date.now() - repricedAt >= this.config.worker.rebroadcastAfterMs
-        ) {
-          repricedAt = Date.now();
-          if (await reprice('refused')) continue;
-        }
-        if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
-          // Read after the nonce was seen spent: a version stored elsewhere before it was mined
-          // is among them, so no mined version of ours passes for a stranger's transaction.
-          hashes = await this.versionsOf(operation);
-          const landedNow = await this.landedVersion(network, hashes);
-          if (landedNow) return landedNow;
-          throw new ReplacedTransaction();
-        }
-        // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
+        const found = await watch.wait(hashes, wakeMs);
+        if (found) return found;
       }
-      const found = await this.waitForInclusion(network, hashes, wakeMs);
-      if (found) return found;
+    } finally {
+      watch.cancel();
     }
     throw new RetryLater(
       `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}${refusal}`,
@@ -287,27 +299,6 @@ export class EvmOperationExecutor {
       return ` (nonce ${operation.nonce}; the node counts ${mined} mined, ${pending} with its pool)`;
     } catch {
       return '';
-    }
-  }
-
-  /**
-   * Waits until the network's block scan sees one of the versions mined, or `maxMs`. Watched
-   * only once a first look found no receipt (on a chain that mines at once there is nothing to
-   * watch), so it looks once more after watching: a block mined in between is not missed.
-   */
-  private async waitForInclusion(
-    network: EvmNetworkDefinition,
-    hashes: string[],
-    maxMs: number,
-  ): Promise<Landed | null> {
-    const watch = this.inclusion.watch(network, hashes);
-    try {
-      const landed = await this.landedVersion(network, hashes);
-      if (landed) return landed;
-      await watch.wait(maxMs);
-      return null;
-    } finally {
-      watch.cancel();
     }
   }
 
@@ -384,5 +375,53 @@ export class EvmOperationExecutor {
 class ReplacedTransaction extends RetryLater {
   constructor() {
     super('The nonce was used by another transaction');
+  }
+}
+
+/**
+ * The block scan's watch over an operation's versions, kept from one round of the wait to the
+ * next (a receipt call per round and version would cost the node every second what the scan
+ * costs once a block). It asks for the receipts itself when it is registered (a version mined
+ * before then is in no block the scan reads for it), when the scan saw one of them mined, and
+ * every SAFETY_LOOK_MS: the scan reads each height once, so a version a reorg moved to a height
+ * already read shows only there.
+ */
+class VersionWatch {
+  private watch?: InclusionWatch;
+  private watched = '';
+  private lookedAt = 0;
+
+  constructor(
+    private readonly inclusion: EvmInclusionWatcher,
+    private readonly network: EvmNetworkDefinition,
+    private readonly look: (hashes: string[]) => Promise<Landed | null>,
+  ) {}
+
+  /** Waits up to `maxMs` for one of `hashes` to be mined: its receipt, or null. */
+  async wait(hashes: string[], maxMs: number): Promise<Landed | null> {
+    const key = hashes.join(',');
+    if (!this.watch || key !== this.watched) {
+      this.cancel();
+      this.watch = this.inclusion.watch(this.network, hashes);
+      this.watched = key;
+      const landed = await this.lookNow(hashes);
+      if (landed) return landed;
+    }
+    if (await this.watch.wait(maxMs)) {
+      // Told once: the next round registers again (and looks, should this one find nothing).
+      this.cancel();
+      return this.lookNow(hashes);
+    }
+    return Date.now() - this.lookedAt >= SAFETY_LOOK_MS ? this.lookNow(hashes) : null;
+  }
+
+  cancel(): void {
+    this.watch?.cancel();
+    this.watch = undefined;
+  }
+
+  private lookNow(hashes: string[]): Promise<Landed | null> {
+    this.lookedAt = Date.now();
+    return this.look(hashes);
   }
 }

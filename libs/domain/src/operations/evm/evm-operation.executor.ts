@@ -390,6 +390,11 @@ class VersionWatch {
   private watch?: InclusionWatch;
   private watched = '';
   private lookedAt = 0;
+  /**
+   * Told of a block that holds a version, yet no receipt: the node asked may lag the one the
+   * scan read (failover). From then on it asks at every round, as it cannot be told twice.
+   */
+  private eager = false;
 
   constructor(
     private readonly inclusion: EvmInclusionWatcher,
@@ -410,9 +415,11 @@ class VersionWatch {
     if (await this.watch.wait(maxMs)) {
       // Told once: the next round registers again (and looks, should this one find nothing).
       this.cancel();
-      return this.lookNow(hashes);
+      const landed = await this.lookNow(hashes);
+      this.eager ||= landed === null;
+      return landed;
     }
-    return Date.now() - this.lookedAt >= SAFETY_LOOK_MS ? this.lookNow(hashes) : null;
+    return this.eager || Date.now() - this.lookedAt >= SAFETY_LOOK_MS ? this.lookNow(hashes) : null;
   }
 
   cancel(): void {

@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { TransactionReceipt } from 'ethers';
 import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig, type EvmNetwork } from '@app/config';
 import {
   EvmAdapter,
   EvmInclusionWatcher,
   bumpedFees,
-  type InclusionWatch,
   decodeSigned,
   evmOutcome,
   feesJson,
@@ -22,11 +20,10 @@ import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
+import { VersionWatch, type Landed } from './evm-version-watch';
 
 /** The longest a round of the wait for inclusion lasts (the timers below run between rounds). */
 const INCLUSION_WAIT_MAX_MS = 1_000;
-/** Without news from the block scan, an operation asks for its receipts itself this often. */
-const SAFETY_LOOK_MS = 10_000;
 const CONFIRM_PATIENCE_MS = 120_000;
 /** Waited this long without a receipt, an operation checks for a nonce gap below it. */
 const GAP_LOOK_AFTER_MS = 2_000;
@@ -36,12 +33,6 @@ const REFUSAL_LOGGED_MAX = 300;
 
 /** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
 type RepriceReason = 'stuck' | 'refused';
-
-/** The version of an operation's transaction that was mined, with its receipt. */
-interface Landed {
-  receipt: TransactionReceipt;
-  txHash: string;
-}
 
 /**
  * Carries an EVM operation from wherever it stands to settlement. Safe to run twice, in two
@@ -375,60 +366,5 @@ export class EvmOperationExecutor {
 class ReplacedTransaction extends RetryLater {
   constructor() {
     super('The nonce was used by another transaction');
-  }
-}
-
-/**
- * The block scan's watch over an operation's versions, kept from one round of the wait to the
- * next (a receipt call per round and version would cost the node every second what the scan
- * costs once a block). It asks for the receipts itself when it is registered (a version mined
- * before then is in no block the scan reads for it), when the scan saw one of them mined, and
- * every SAFETY_LOOK_MS: the scan reads each height once, so a version a reorg moved to a height
- * already read shows only there.
- */
-class VersionWatch {
-  private watch?: InclusionWatch;
-  private watched = '';
-  private lookedAt = 0;
-  /**
-   * Told of a block that holds a version, yet no receipt: the node asked may lag the one the
-   * scan read (failover). From then on it asks at every round, as it cannot be told twice.
-   */
-  private eager = false;
-
-  constructor(
-    private readonly inclusion: EvmInclusionWatcher,
-    private readonly network: EvmNetworkDefinition,
-    private readonly look: (hashes: string[]) => Promise<Landed | null>,
-  ) {}
-
-  /** Waits up to `maxMs` for one of `hashes` to be mined: its receipt, or null. */
-  async wait(hashes: string[], maxMs: number): Promise<Landed | null> {
-    const key = hashes.join(',');
-    if (!this.watch || key !== this.watched) {
-      this.cancel();
-      this.watch = this.inclusion.watch(this.network, hashes);
-      this.watched = key;
-      const landed = await this.lookNow(hashes);
-      if (landed) return landed;
-    }
-    if (await this.watch.wait(maxMs)) {
-      // Told once: the next round registers again (and looks, should this one find nothing).
-      this.cancel();
-      const landed = await this.lookNow(hashes);
-      this.eager ||= landed === null;
-      return landed;
-    }
-    return this.eager || Date.now() - this.lookedAt >= SAFETY_LOOK_MS ? this.lookNow(hashes) : null;
-  }
-
-  cancel(): void {
-    this.watch?.cancel();
-    this.watch = undefined;
-  }
-
-  private lookNow(hashes: string[]): Promise<Landed | null> {
-    this.lookedAt = Date.now();
-    return this.look(hashes);
   }
 }

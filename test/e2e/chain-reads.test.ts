@@ -1,6 +1,6 @@
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { HttpClient } from '@test/support/http-client';
-import { startJsonRpcRecorder, type JsonRpcRecorder } from '@test/support/json-rpc-recorder';
+import type { JsonRpcRecorder } from '@test/support/json-rpc-recorder';
 import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
 import {
   newAccountClient,
@@ -30,16 +30,11 @@ let b: HttpClient;
 
 beforeAll(async () => {
   // The service reaches anvil through the recorder (its URL names the chain: one for all).
-  const evmPort = await freePort();
-  recorder = await startJsonRpcRecorder(`http://127.0.0.1:${evmPort}`);
   stack = await startServiceStack({
-    chains: { evmPort },
-    env: {
-      RATE_LIMIT_REQUESTS: '100000',
-      CHAIN_READ_CACHE_TTL_MS: String(TTL_MS),
-      LOCAL_EVM_RPC_URL: recorder.url,
-    },
+    evmRecorder: true,
+    env: { RATE_LIMIT_REQUESTS: '100000', CHAIN_READ_CACHE_TTL_MS: String(TTL_MS) },
   });
+  recorder = stack.evmRecorder!;
   const port = await freePort();
   apiB = await startServiceProcess(
     'api',
@@ -58,7 +53,6 @@ beforeAll(async () => {
 afterAll(async () => {
   provider?.destroy();
   await apiB?.stop();
-  await recorder?.close();
   await stack?.stop();
 });
 

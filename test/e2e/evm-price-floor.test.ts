@@ -1,10 +1,9 @@
 import { Transaction, type JsonRpcProvider } from 'ethers';
 import { collectionAt, evmReader, queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { startJsonRpcRecorder, type JsonRpcRecorder } from '@test/support/json-rpc-recorder';
+import type { JsonRpcRecorder } from '@test/support/json-rpc-recorder';
 import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 import { operationRow, waitForStatus } from '@test/support/operation-polling';
-import { freePort } from '@test/support/service-process';
 import {
   newAccountClient,
   startServiceStack,
@@ -45,17 +44,15 @@ describe('EVM nodes refusing a price', () => {
   let db: string;
 
   beforeAll(async () => {
-    const evmPort = await freePort();
-    recorder = await startJsonRpcRecorder(`http://127.0.0.1:${evmPort}`);
     stack = await startServiceStack({
-      chains: { evmPort },
+      evmRecorder: true,
       env: {
-        LOCAL_EVM_RPC_URL: recorder.url,
         EVM_MAX_FEE_GWEI_BASE: String(CEILING_GWEI),
         EVM_REPLACE_AFTER_MS: String(REPLACE_AFTER_MS),
         REBROADCAST_AFTER_MS: '1000',
       },
     });
+    recorder = stack.evmRecorder!;
     db = stack.services.databaseUrl;
     provider = evmReader(stack.chains.evmRpcUrl);
     // This suite drives the chain's mining itself: automine only, no safety interval.
@@ -68,7 +65,6 @@ describe('EVM nodes refusing a price', () => {
   afterAll(async () => {
     provider?.destroy();
     await stack?.stop();
-    await recorder?.close();
   });
 
   const versionsOf = async (id: string): Promise<number> => {

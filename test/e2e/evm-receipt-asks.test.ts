@@ -3,8 +3,7 @@ import {
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
-import { startJsonRpcRecorder, type JsonRpcRecorder } from '@test/support/json-rpc-recorder';
-import { freePort } from '@test/support/service-process';
+import type { JsonRpcRecorder } from '@test/support/json-rpc-recorder';
 import { evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 
@@ -37,18 +36,17 @@ describe('EVM receipts on a chain with 1 s blocks', () => {
   let collection: string;
 
   beforeAll(async () => {
-    const evmPort = await freePort();
-    recorder = await startJsonRpcRecorder(`http://127.0.0.1:${evmPort}`);
     stack = await startServiceStack({
-      chains: { evmPort, evmBlockTimeSeconds: 1 },
-      env: { RATE_LIMIT_REQUESTS: '100000', LOCAL_EVM_RPC_URL: recorder.url },
+      evmRecorder: true,
+      chains: { evmBlockTimeSeconds: 1 },
+      env: { RATE_LIMIT_REQUESTS: '100000' },
     });
+    recorder = stack.evmRecorder!;
     ({ api } = await newAccountClient(stack.http));
   });
 
   afterAll(async () => {
     await stack?.stop();
-    await recorder?.close();
   });
 
   it("asks for a waiting mint's receipt about twice, not three times", async () => {

@@ -6,6 +6,7 @@ import {
   type TcpProxy,
 } from '@app/localnet';
 import { HttpClient } from './http-client';
+import { startJsonRpcRecorder, type JsonRpcRecorder } from './json-rpc-recorder';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
 import { startTestServices, type TestServices } from './test-services';
 
@@ -22,6 +23,8 @@ export interface ServiceStack {
   proxies: { evm: TcpProxy[]; solana: TcpProxy[]; solanaWs: TcpProxy[] };
   /** With `redisProxy: true`: the service reaches Redis through this, which can be cut. */
   redisProxy?: TcpProxy;
+  /** With `evmRecorder: true`: the service's EVM JSON-RPC calls, recorded (and shaped). */
+  evmRecorder?: JsonRpcRecorder;
   /** Starts one more worker process on the same stack (e.g. after killing one). */
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** Stops every running worker (SIGTERM) and forgets them. */
@@ -48,6 +51,8 @@ export async function startServiceStack(
     rpcProxies?: boolean | number;
     /** Put a TCP proxy between the service (API and workers) and Redis (for Redis outages). */
     redisProxy?: boolean;
+    /** Put a JSON-RPC recorder between the service and the EVM chain (its first endpoint). */
+    evmRecorder?: boolean;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
@@ -67,11 +72,18 @@ export async function startServiceStack(
   const rpcProxies = [...evm, ...solana, ...solanaWs];
   const urlsOf = (list: TcpProxy[], direct: string) =>
     list.length ? list.map((proxy) => proxy.url).join(',') : direct;
-  const evmRpcUrl = urlsOf(evm, chains.evmRpcUrl);
+  const evmRecorder = options.evmRecorder
+    ? await startJsonRpcRecorder(urlsOf(evm, chains.evmRpcUrl).split(',')[0])
+    : undefined;
+  const evmRpcUrl = evmRecorder?.url ?? urlsOf(evm, chains.evmRpcUrl);
   const solanaRpcUrl = urlsOf(solana, chains.solanaRpcUrl);
   const solanaWsUrl = urlsOf(solanaWs, chains.solanaWsUrl);
   const redisProxy = options.redisProxy ? await startTcpProxy(services.redisUrl) : undefined;
-  const allProxies = [...rpcProxies, ...(redisProxy ? [redisProxy] : [])];
+  const allProxies: { close(): Promise<void> }[] = [
+    ...rpcProxies,
+    ...(redisProxy ? [redisProxy] : []),
+    ...(evmRecorder ? [evmRecorder] : []),
+  ];
   const env = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
@@ -112,6 +124,7 @@ export async function startServiceStack(
     rpcProxies,
     proxies,
     redisProxy,
+    evmRecorder,
     startWorker: async (extraEnv) => {
       const worker = await startWorker(extraEnv);
       stack.workers.push(worker);

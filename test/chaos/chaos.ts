@@ -1,6 +1,7 @@
 /**
  * The fault suite: token mints over EVM and Solana through the HTTP API while the worker is
- * SIGKILLed three times, Redis is flushed, Postgres restarts and one RPC endpoint per chain dies;
+ * SIGKILLed three times, Redis is flushed, Postgres restarts, one RPC endpoint per chain dies and
+ * the EVM chain reorgs twice (its newest blocks replaced by empty ones, their transactions gone);
  * then every recipient's balance is read from the chains, which tell whether each accepted mint
  * landed exactly once. Uses a Postgres and a Redis of its own (never the shared ones).
  *
@@ -8,6 +9,8 @@
  *   CHAOS_MINTS=1000            mints in all, split evenly between EVM and Solana
  *   CHAOS_CONCURRENCY=24        mint requests in flight
  *   CHAOS_RPC_FAILOVER=1        two RPC endpoints per chain, one of each killed (0: one, none)
+ *   CHAOS_REORG_DEPTH=2         blocks each EVM reorg replaces (0: no reorgs); the service then
+ *                               waits for one confirmation more (EVM_CONFIRMATIONS_BASE)
  *   CHAOS_SEED=<n>              replays a fault schedule (printed by every run)
  *   CHAOS_SETTLE_TIMEOUT_MS=300000   how long to wait for settlement after the last fault
  *   CHAOS_PG_DOWN_MS=3000       how long Postgres stays down
@@ -18,7 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { getAddress, hexlify, randomBytes } from 'ethers';
-import { queryDatabase } from '@test/support/chain-reads';
+import { evmReader, queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { startOwnRedis } from '@test/support/own-redis';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
@@ -45,6 +48,7 @@ const config = {
   mints: envInt('CHAOS_MINTS', 1000),
   concurrency: envInt('CHAOS_CONCURRENCY', 24),
   rpcFailover: process.env.CHAOS_RPC_FAILOVER !== '0',
+  reorgDepth: envInt('CHAOS_REORG_DEPTH', 2),
   seed: envInt('CHAOS_SEED', Math.floor(Math.random() * 2 ** 31)),
   settleTimeoutMs: envInt('CHAOS_SETTLE_TIMEOUT_MS', 300_000),
   pgDownMs: envInt('CHAOS_PG_DOWN_MS', 3_000),
@@ -76,7 +80,12 @@ async function main(): Promise<number> {
   if (rpc) cleanups.push({ name: 'rpc proxies', run: () => rpc.close() });
   const stack = await startServiceStack({
     chains: rpc?.ports,
-    env: { RATE_LIMIT_REQUESTS: '1000000000', ...rpc?.env },
+    env: {
+      RATE_LIMIT_REQUESTS: '1000000000',
+      ...rpc?.env,
+      // A receipt a reorg can take away is not final: one block deeper than any reorg here.
+      ...(config.reorgDepth > 0 && { EVM_CONFIRMATIONS_BASE: String(config.reorgDepth + 1) }),
+    },
   });
   cleanups.push({ name: 'service stack', run: () => stack.stop() });
   const supervisor = new Supervisor(stack, startedAt, log);
@@ -124,6 +133,12 @@ async function main(): Promise<number> {
             await rpc[chain][0].close();
             return `${rpc[chain][0].url} refuses connections for good; ${rpc[chain][1].url} lives`;
           },
+        }))
+      : []),
+    ...(config.reorgDepth > 0
+      ? [1, 2].map((n) => ({
+          name: `evm reorg #${n}`,
+          inject: () => reorg(stack.chains.evmRpcUrl, config.reorgDepth),
         }))
       : []),
   ];
@@ -214,6 +229,25 @@ async function main(): Promise<number> {
   const broken = Object.values(figures).some(brokePromise);
   log(broken ? 'FAILED: a mint was lost or doubled' : 'PASSED: every accepted mint landed once');
   return broken ? 1 : 0;
+}
+
+/**
+ * Replaces the newest `depth` blocks of anvil with empty ones: their transactions are gone from
+ * the chain and from the node's pool, as on a node that does not take them back.
+ */
+async function reorg(rpcUrl: string, depth: number): Promise<string> {
+  const provider = evmReader(rpcUrl);
+  try {
+    const head = await provider.getBlockNumber();
+    const blocks = await Promise.all(
+      Array.from({ length: depth }, (_, i) => provider.getBlock(head - i)),
+    );
+    const gone = blocks.reduce((sum, block) => sum + (block?.transactions.length ?? 0), 0);
+    await provider.send('anvil_reorg', [depth, []]);
+    return `blocks ${head - depth + 1}-${head} replaced by empty ones: ${gone} transactions gone`;
+  } finally {
+    provider.destroy();
+  }
 }
 
 /** One token per chain, decimals 0, so a mint of 1 is one base unit on chain. */

@@ -4,6 +4,8 @@ describe('classifyRefusal', () => {
   it('takes a transaction the node already has as accepted', () => {
     expect(classifyRefusal('already known')).toEqual({ kind: 'accepted' });
     expect(classifyRefusal('Known transaction: 0xabc')).toEqual({ kind: 'accepted' });
+    // anvil's words for bytes it has in its pool already
+    expect(classifyRefusal('transaction already imported')).toEqual({ kind: 'accepted' });
   });
 
   it('reads a spent nonce, or a version of it already in the pool, as the nonce used', () => {

@@ -21,7 +21,11 @@ const MINIMUM_TIP = /minimum needed (\d+)/i;
  */
 export function classifyRefusal(message: string): BroadcastResult {
   const text = message.toLowerCase();
-  if (text.includes('already known') || text.includes('known transaction')) {
+  if (
+    text.includes('already known') ||
+    text.includes('known transaction') ||
+    text.includes('already imported')
+  ) {
     return { kind: 'accepted' };
   }
   if (text.includes('nonce too low') || text.includes('replacement transaction underpriced')) {

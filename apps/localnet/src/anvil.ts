@@ -8,6 +8,8 @@ export interface AnvilOptions {
   port?: number;
   /** Loads the chain from this file if it exists and dumps it there periodically and on exit. */
   stateFile?: string;
+  /** 31337 unless told (another chain, for a node of the wrong chain). */
+  chainId?: number;
   args?: string[];
 }
 
@@ -37,7 +39,8 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilHandle> 
 }
 
 async function launch(port: number, opts: AnvilOptions): Promise<AnvilHandle> {
-  const args = ['--host', HOST, '--port', String(port), '--chain-id', '31337', '--silent'];
+  const chainId = String(opts.chainId ?? 31337);
+  const args = ['--host', HOST, '--port', String(port), '--chain-id', chainId, '--silent'];
   if (opts.stateFile) args.push('--state', opts.stateFile, '--state-interval', '10');
   args.push(...(opts.args ?? []));
 

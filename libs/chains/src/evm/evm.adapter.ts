@@ -22,7 +22,7 @@ import { classifyRefusal, type BroadcastResult } from './evm-refusal';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
 import { signDigest } from './evm-signature';
-import { FailoverJsonRpcProvider } from './failover-json-rpc.provider';
+import { FailoverJsonRpcProvider, WrongChainError } from './failover-json-rpc.provider';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DEV_FUNDING = parseEther('100');
@@ -314,7 +314,9 @@ export class EvmAdapter implements ChainAdapter {
           attemptTimeoutMs: rpcTimeoutMs,
           onTakenOut: (endpoint, error) =>
             this.logger.warn(
-              takenOutMessage(network.network, endpoint, error, rpcFailoverCooldownMs),
+              takenOutMessage(network.network, endpoint, error, rpcFailoverCooldownMs) +
+                // Chain ids only: other errors' messages may carry the URL, and its key.
+                (error instanceof WrongChainError ? ` (${error.message})` : ''),
             ),
         },
       );

@@ -138,6 +138,8 @@ async function main(): Promise<number> {
     ...(config.reorgDepth > 0
       ? [1, 2].map((n) => ({
           name: `evm reorg #${n}`,
+          // Early, while most mints are still being sent: blocks with some (the load is over in seconds).
+          latest: 0.2,
           inject: () => reorg(stack.chains.evmRpcUrl, config.reorgDepth),
         }))
       : []),
@@ -233,16 +235,23 @@ async function main(): Promise<number> {
 
 /**
  * Replaces the newest `depth` blocks of anvil with empty ones: their transactions are gone from
- * the chain and from the node's pool, as on a node that does not take them back.
+ * the chain and from the node's pool, as on a node that does not take them back. Waits (up to
+ * 5 s) for those blocks to hold some: a reorg of empty blocks tests nothing.
  */
 async function reorg(rpcUrl: string, depth: number): Promise<string> {
   const provider = evmReader(rpcUrl);
   try {
-    const head = await provider.getBlockNumber();
-    const blocks = await Promise.all(
-      Array.from({ length: depth }, (_, i) => provider.getBlock(head - i)),
-    );
-    const gone = blocks.reduce((sum, block) => sum + (block?.transactions.length ?? 0), 0);
+    const deadline = Date.now() + 5_000;
+    let head: number;
+    let gone: number;
+    do {
+      head = await provider.getBlockNumber();
+      const blocks = await Promise.all(
+        Array.from({ length: depth }, (_, i) => provider.getBlock(head - i)),
+      );
+      gone = blocks.reduce((sum, block) => sum + (block?.transactions.length ?? 0), 0);
+      if (gone === 0) await sleep(100);
+    } while (gone === 0 && Date.now() < deadline);
     await provider.send('anvil_reorg', [depth, []]);
     return `blocks ${head - depth + 1}-${head} replaced by empty ones: ${gone} transactions gone`;
   } finally {

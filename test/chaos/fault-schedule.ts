@@ -5,6 +5,8 @@ import { sleep } from './mint-client';
 export interface Fault {
   name: string;
   inject(): Promise<string>;
+  /** The latest point of the run (0..1) it may be planned at, when earlier than the others'. */
+  latest?: number;
 }
 
 /** A fault and the point of the run's progress (0..1) at which it strikes. */
@@ -30,7 +32,10 @@ const LATEST = 0.85;
 /** Each fault at its own random point of the run, in the order they will strike. */
 export function planFaults(faults: Fault[], random: () => number): PlannedFault[] {
   return faults
-    .map((fault) => ({ ...fault, atProgress: EARLIEST + random() * (LATEST - EARLIEST) }))
+    .map((fault) => ({
+      ...fault,
+      atProgress: EARLIEST + random() * ((fault.latest ?? LATEST) - EARLIEST),
+    }))
     .sort((a, b) => a.atProgress - b.atProgress);
 }
 

@@ -471,7 +471,10 @@ function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string[]>> {
 /** Default ceiling of a transaction's fee per gas: far above normal, below a runaway spike. */
 const DEFAULT_MAX_FEE_GWEI = '1000';
 
-/** Enough for any EVM chain: Ethereum finalizes within about 64 blocks, Polygon PoS once advised 256. */
+/**
+ * Enough for any EVM chain: Ethereum finalizes within about 64 blocks, Polygon PoS once advised
+ * 256.
+ */
 const MAX_CONFIRMATIONS = 1_000;
 
 /** `<name>` for every EVM network, `<name>_<NETWORK>` for one. */

@@ -3,7 +3,7 @@ import { TOKEN_2022_PROGRAM_ID, getMint, getTokenGroupState } from '@solana/spl-
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { operationRow, waitForExit, waitForSettledRow } from '@test/support/operation-polling';
-import { logLines } from '@test/support/log-lines';
+import { waitForLogLine } from '@test/support/log-lines';
 import {
   newAccountClient,
   startServiceStack,
@@ -186,7 +186,8 @@ describe('Solana recovery', () => {
           'The System program rejected the transaction (instruction 1: account already in use).',
       },
     });
-    const logged = logLines(worker).find(
+    const logged = await waitForLogLine(
+      worker,
       (line) => line.msg === 'Operation failed' && line.operationId === id,
     );
     expect(logged).toMatchObject({ chainError: '{"InstructionError":[1,{"Custom":0}]}' });

@@ -132,10 +132,7 @@ export class EvmOperationExecutor {
           `Transaction ${landed.txHash} mined in block ${landed.receipt.blockNumber}; waiting for ${confirmations} confirmations`,
         );
       }
-      const current = await this.reload(operation.id);
-      if (current.status !== 'signed' && current.status !== 'submitted') {
-        throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
-      }
+      const current = await this.reloadInFlight(operation.id);
       const now = await this.landedVersion(network, await this.versionsOf(current));
       if (now?.receipt.blockHash === landed.receipt.blockHash) return now;
       this.logger.warn({
@@ -179,9 +176,6 @@ export class EvmOperationExecutor {
       this.config.worker.rebroadcastAfterMs,
       this.config.evm.replaceAfterMs,
     );
-    // Just sent while others wait for blocks, it is not mined yet: its first look is the one
-    // the watch makes once registered (an RPC call less for every operation).
-    let look = !(justSigned && this.inclusion.scanning(network));
     const watch = new VersionWatch(this.inclusion, network, (versions) =>
       this.landedVersion(network, versions),
     );
@@ -195,10 +189,7 @@ export class EvmOperationExecutor {
       waitingSince = Date.now();
       const replaced = await this.replace(network, operation, why);
       if (replaced === 'moved-on') {
-        operation = await this.reload(operation.id);
-        if (operation.status !== 'signed' && operation.status !== 'submitted') {
-          throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
-        }
+        operation = await this.reloadInFlight(operation.id);
         hashes = await this.versionsOf(operation);
         return 'moved-on';
       }
@@ -208,12 +199,15 @@ export class EvmOperationExecutor {
       lastSent = 0;
       return 'replaced';
     };
+    // Just sent while others wait for blocks, it is not mined yet: its first look is the one
+    // the watch makes once registered (an RPC call less for every operation). From then on the
+    // watch looks: when (re)registered, when told, now and then (VersionWatch).
+    if (!(justSigned && this.inclusion.scanning(network))) {
+      const landed = await this.landedVersion(network, hashes);
+      if (landed) return landed;
+    }
     try {
       while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-        const landed = look ? await this.landedVersion(network, hashes) : null;
-        if (landed) return landed;
-        // From here the watch looks: when (re)registered, when told, now and then (VersionWatch).
-        look = false;
         if (Date.now() - started >= GAP_LOOK_AFTER_MS)
           await this.gaps.healBelow(network, operation);
         if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
@@ -230,10 +224,7 @@ export class EvmOperationExecutor {
         if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
           if (lastSent !== 0) {
             // Another run, or the gap closer, may have signed a newer version meanwhile.
-            const current = await this.reload(operation.id);
-            if (current.status !== 'signed' && current.status !== 'submitted') {
-              throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
-            }
+            const current = await this.reloadInFlight(operation.id);
             if (current.txHash !== operation.txHash) {
               operation = current;
               hashes = await this.versionsOf(operation);
@@ -354,6 +345,15 @@ export class EvmOperationExecutor {
   private async versionsOf(operation: OperationEntity): Promise<string[]> {
     const hashes = await this.operations.transactionHashes(operation.id);
     return hashes.includes(operation.txHash!) ? hashes : [...hashes, operation.txHash!];
+  }
+
+  /** The operation as stored, while it is still in flight (signed or submitted). */
+  private async reloadInFlight(id: string): Promise<OperationEntity> {
+    const operation = await this.reload(id);
+    if (operation.status !== 'signed' && operation.status !== 'submitted') {
+      throw new RetryLater(`Operation ${id} moved on under another worker`);
+    }
+    return operation;
   }
 
   private async reload(id: string): Promise<OperationEntity> {

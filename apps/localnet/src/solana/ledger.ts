@@ -293,6 +293,35 @@ export class Ledger {
     throw new Error('too many identical airdrops in the current blockhash window');
   }
 
+  /**
+   * Sets an account's lamports outright, as anvil_setBalance does on EVM: its owner, data and
+   * flags stay; a missing account becomes an empty system account. Tests drain and refund with it.
+   */
+  setLamports(address: string, lamports: bigint): void {
+    const key = bs58.decode(address);
+    const current = this.svm.getAccount(key);
+    this.svm.setAccount(
+      key,
+      current
+        ? new Account(
+            lamports,
+            current.data(),
+            current.owner(),
+            current.executable(),
+            current.rentEpoch(),
+          )
+        : new Account(
+            lamports,
+            new Uint8Array(0),
+            bs58.decode(SYSTEM_PROGRAM),
+            false,
+            RENT_EXEMPT_EPOCH,
+          ),
+    );
+    this.knownAddresses.add(address);
+    this.changes++;
+  }
+
   /** Accounts touched through the RPC that a restart should bring back (not programs nor sysvars). */
   exportAccounts(): SnapshotAccount[] {
     const accounts: SnapshotAccount[] = [];

@@ -2,6 +2,7 @@ import type { RpcMethod } from './json-rpc';
 import type { Ledger } from './ledger';
 import { accountMethods } from './methods/account.methods';
 import { clusterMethods } from './methods/cluster.methods';
+import { localnetMethods } from './methods/localnet.methods';
 import { tokenMethods } from './methods/token.methods';
 import { transactionMethods } from './methods/transaction.methods';
 
@@ -13,6 +14,7 @@ export function createRpcMethods(ledger: Ledger): Map<string, RpcMethod> {
       ...accountMethods(ledger),
       ...tokenMethods(ledger),
       ...transactionMethods(ledger),
+      ...localnetMethods(ledger),
     }),
   );
 }

@@ -165,6 +165,33 @@ describe('The HTTP edge', () => {
     });
   });
 
+  describe("names of an object's prototype are unknown fields like any other", () => {
+    const PROTOTYPE_NAMES = [
+      'toString',
+      'valueOf',
+      'constructor',
+      'prototype',
+      'hasOwnProperty',
+      '__defineGetter__',
+      'isPrototypeOf',
+    ];
+
+    it.each(PROTOTYPE_NAMES)('%s is 400 on POST /tokens and POST /wallets', async (name) => {
+      for (const [path, body] of [
+        ['/tokens', TOKEN],
+        ['/wallets', { network: 'solana' }],
+      ] as const) {
+        const response = await api.post(path, { ...body, [name]: 'x' });
+        expectEdgeError(
+          response,
+          400,
+          'Bad request',
+          new RegExp(`${name} is not an accepted field`),
+        );
+      }
+    });
+  });
+
   describe('JSON nested deeper than 32 levels', () => {
     it('is 400 on public and authenticated routes; 32 levels are read as usual', async () => {
       const tooDeep = `{"email":${nested(32)},"password":"x"}`;

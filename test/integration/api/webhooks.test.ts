@@ -144,6 +144,20 @@ describe('webhook endpoints API', () => {
     expect(more.map((r) => r.status).sort()).toEqual([200, 200, 409]);
   });
 
+  it('refuses a null field with 400 naming it: a null is not a value', async () => {
+    const { id } = (await session.get('/webhooks')).body.data.webhooks[0];
+    for (const body of [{ url: null }, { url: null, description: 'x' }, { enabled: null }]) {
+      const changed = await patch(session, `/webhooks/${id}`, body);
+      expect({ body, status: changed.status }).toEqual({ body, status: 400 });
+      expect(changed.body.message).toContain(`${Object.keys(body)[0]} must not be null`);
+    }
+    for (const field of ['from_sequence', 'since', 'delivery_id']) {
+      const replay = await session.post(`/webhooks/${id}/replay`, { [field]: null });
+      expect({ field, status: replay.status }).toEqual({ field, status: 400 });
+      expect(replay.body.message).toContain(`${field} must not be null`);
+    }
+  });
+
   it("keeps one account's endpoints from another", async () => {
     const { id } = (await session.get('/webhooks')).body.data.webhooks[0];
     const other = await registerSession(session.baseUrl, 'webhooks-other');

@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { AppError } from '@app/common';
+import { fieldProblems } from './body-fields';
 
 /**
  * The global validation pipe: DTO classes transform and validate, unknown fields are refused
@@ -24,6 +25,10 @@ export class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && this.toValidate(metadata) && !isPlainObject(value)) {
       throw AppError.badRequest('The body must be a JSON object.');
+    }
+    if (this.toValidate(metadata) && typeof value === 'object' && value !== null) {
+      const problems = fieldProblems(value, metadata.metatype!);
+      if (problems.length > 0) throw AppError.badRequest(problems.join('; ') + '.');
     }
     const query = metadata.type === 'query' ? AcceptedQueries.keyOf(value) : null;
     if (query !== null && this.toValidate(metadata)) {

@@ -1,7 +1,12 @@
 import { HttpClient } from '@test/support/http-client';
-import { logLines } from '@test/support/log-lines';
+import { logLines, waitForLogLine } from '@test/support/log-lines';
+import { rawRequest } from '@test/support/raw-http';
 import { freePort, startServiceProcess } from '@test/support/service-process';
-import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
+import {
+  newAccountClient,
+  startServiceStack,
+  type ServiceStack,
+} from '@test/support/service-stack';
 
 jest.setTimeout(120_000);
 
@@ -124,6 +129,39 @@ describe('structured logs', () => {
     ]) {
       expect(everything).not.toContain(secret);
     }
+  });
+
+  it('keeps an API key sent in the URL out of the log, and tells the client it leaked', async () => {
+    const { key } = await newAccountClient(stack.http);
+    const requestId = `key-in-url-${Date.now()}`;
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const leaked = await stack.http.get(`/wallets/${address}?network=base&api-key=${key}`, {
+      'x-request-id': requestId,
+    });
+    expect(leaked.status).toBe(401);
+    expect(leaked.body.message).toMatch(
+      /^Invalid api-key: an API key was sent in the URL.*revoke and replace this key as leaked\.$/,
+    );
+    const line = await waitForLogLine(
+      stack.api,
+      (l) => l.msg === 'request completed' && l.requestId === requestId,
+    );
+    expect(line.req.url).toBe(`/wallets/${address}?network=base&api-key=${REDACTED}`);
+    expect(stack.api.output()).not.toContain(key);
+  });
+
+  it('answers and logs a CONNECT request, which reaches no route', async () => {
+    const requestId = `connect-${Date.now()}`;
+    const response = await rawRequest(
+      stack.http.baseUrl,
+      `CONNECT 127.0.0.1:6379 HTTP/1.1\r\nHost: 127.0.0.1:6379\r\nx-request-id: ${requestId}\r\n\r\n`,
+    );
+    expect(response).toMatchObject({ status: 405, headers: { 'x-request-id': requestId } });
+    const line = await waitForLogLine(
+      stack.api,
+      (l) => l.msg === 'client error' && l.requestId === requestId,
+    );
+    expect(line).toMatchObject({ status: 405, method: 'CONNECT', url: '127.0.0.1:6379' });
   });
 
   it('starts, and says so, at LOG_LEVEL=error, with nothing below error otherwise', async () => {

@@ -41,7 +41,7 @@ export async function createApiApp(
   await setSecurityHeaders(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
-  hardenEdge(fastify);
+  hardenEdge(fastify, logger);
   logRequests(fastify, logger, {
     headers: config.log.requestHeaders,
     redactPaths: config.log.redactPaths,

@@ -2,6 +2,7 @@
  * @app/common: the envelope, the domain error type with its codes, ids.
  * Imports nothing of this project.
  */
+export * from './api-key-shape';
 export * from './app-error';
 export * from './asset-intent';
 export * from './bounded-cache';

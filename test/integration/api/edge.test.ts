@@ -267,6 +267,15 @@ describe('The HTTP edge', () => {
       expect(response.headers['x-request-id']).toBe('edge-expect');
     });
 
+    it('CONNECT is 405 in the envelope, not a closed socket', async () => {
+      const response = await rawRequest(
+        http.baseUrl,
+        'CONNECT 127.0.0.1:6379 HTTP/1.1\r\nHost: 127.0.0.1:6379\r\n\r\n',
+      );
+      expectEdgeError(response, 405, 'Method not allowed', /CONNECT/);
+      expect(response.headers['x-request-id']).toMatch(UUID);
+    });
+
     it('an HTTP/1.1 request without Host is 400', async () => {
       const response = await rawRequest(
         http.baseUrl,

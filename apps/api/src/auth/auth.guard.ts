@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/common';
 import { AccountService, ApiKeyService } from '@app/domain';
+import { API_KEY_IN_URL_MESSAGE, apiKeyInUrl } from './api-key-in-url';
 import { AUTH_MODE, type AuthMode, type AuthenticatedRequest } from './auth.decorators';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -43,7 +44,9 @@ export class AuthGuard implements CanActivate {
 
   private async authenticateApiKey(request: AuthenticatedRequest): Promise<boolean> {
     const principal = await this.apiKeys.authenticate(header(request, 'api-key'));
-    if (!principal) throw AppError.unauthorized();
+    if (!principal) {
+      throw AppError.unauthorized(apiKeyInUrl(request.url) ? API_KEY_IN_URL_MESSAGE : undefined);
+    }
     this.checkAuthKey(request);
     request.accountId = principal.accountId;
     request.apiKeyId = principal.apiKeyId;

@@ -2,8 +2,9 @@ import type { ConnectionError } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { INVALID_BODY_MESSAGE, requestIdFrom } from '@app/common';
+import { INVALID_BODY_MESSAGE, redactUrl, requestIdFrom } from '@app/common';
 import { errorEnvelope } from './error-envelope';
 
 /** Node's parser refuses headers over this many bytes (its `maxHeaderSize`, left at default). */
@@ -33,6 +34,33 @@ export function clientErrorHandler(
       socket.write(rawResponse(status, requestId, message));
     }
     socket.destroy(error);
+  };
+}
+
+/**
+ * Answers a CONNECT request (a proxy tunnel, which this server is not): Node hands it to the
+ * server's 'connect' listeners instead of the router, and with none it destroys the socket
+ * without a word. 405 in the envelope, logged like the other refusals Node keeps from Fastify.
+ */
+export function connectRefusal(
+  logger: Logger,
+): (request: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (request, socket) => {
+    const requestId = requestIdFrom(request.headers['x-request-id']);
+    const status = 405;
+    logger.info(
+      {
+        context: 'HTTP',
+        requestId,
+        status,
+        method: request.method,
+        url: redactUrl(request.url ?? ''),
+        remoteAddress: request.socket.remoteAddress,
+      },
+      'client error',
+    );
+    socket.on('error', () => undefined);
+    socket.end(rawResponse(status, requestId, 'CONNECT is not supported: this is not a proxy.'));
   };
 }
 

@@ -2,7 +2,11 @@ import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@app/config';
-import { answerUnsupportedExpectation, clientErrorHandler } from './client-error.handler';
+import {
+  answerUnsupportedExpectation,
+  clientErrorHandler,
+  connectRefusal,
+} from './client-error.handler';
 import { answerFrameworkError, requireHostHeader } from './framework-errors.handler';
 import { registerJsonBodyParser } from './json-body.parser';
 import { answerOverLimitBodies } from './over-limit-bodies';
@@ -44,9 +48,10 @@ export function edgeServerOptions(
  * The edge's hooks and body parser: before any plugin scope (which copies the body parsers it
  * sees) and after the hook that sets x-request-id (so a refusal here carries it).
  */
-export function hardenEdge(fastify: FastifyInstance): void {
+export function hardenEdge(fastify: FastifyInstance, logger: Logger): void {
   registerJsonBodyParser(fastify);
   requireHostHeader(fastify);
   answerOverLimitBodies(fastify);
   fastify.server.on('checkExpectation', answerUnsupportedExpectation);
+  fastify.server.on('connect', connectRefusal(logger));
 }

@@ -7,7 +7,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, INVALID_BODY_MESSAGE } from '@app/common';
+import { AppError, INVALID_BODY_MESSAGE, redactUrl } from '@app/common';
 import { isDatabaseUnavailable } from '@app/database';
 import { errorEnvelope } from './error-envelope';
 
@@ -33,7 +33,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       this.logOutage(exception);
     } else if (status >= 500 && !(exception instanceof AppError)) {
       this.logger.error(
-        `${request.method} ${request.url} failed [request ${request.id}]`,
+        `${request.method} ${redactUrl(request.url)} failed [request ${request.id}]`,
         exception instanceof Error ? exception.stack : String(exception),
       );
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { LogContext } from '@app/common';
+import { LogContext, redactUrl } from '@app/common';
 
 /**
  * One JSON line per request (method, route, status, time; the headers, credentials redacted,
@@ -64,7 +64,7 @@ function logCompleted(
       requestId: request.id,
       req: {
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         route: request.routeOptions.url,
         remoteAddress: request.ip,
         ...(options.headers ? { headers: request.headers } : {}),

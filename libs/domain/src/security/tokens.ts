@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-
-export const API_KEY_PREFIX = 'ais_';
+import { API_KEY_PREFIX } from '@app/common';
 
 /** A new API key: the prefix and 32 random bytes in base64url (256 bits). */
 export function newApiKey(): string {

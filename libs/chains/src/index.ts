@@ -17,6 +17,7 @@ export * from './networks/network-registry';
 export * from './networks/network-table';
 export * from './rpc-endpoint-pool';
 export * from './rpc-error';
+export * from './wallet-funds';
 export * from './solana/solana.adapter';
 export * from './solana/ed25519-signer';
 export * from './solana/legacy-message';

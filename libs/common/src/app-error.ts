@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, error: 'Request timeout' },
   CONFLICT: { status: 409, error: 'Conflict' },
+  /** The caller's managed wallet cannot pay for the write (contract: "Wallet funds"). */
+  INSUFFICIENT_FUNDS: { status: 409, error: 'Insufficient funds' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large' },
   URI_TOO_LONG: { status: 414, error: 'URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported media type' },

@@ -76,4 +76,16 @@ export const METRICS = {
     labelNames: ['network'] as const,
     registers: [metricsRegistry],
   }),
+  unrecognisedRefusals: new Counter({
+    name: 'ais_unrecognised_refusals_total',
+    help: "Node refusals and worker errors no classifier knows (each failed or was retried as 'Unexpected'), by chain family and kind: find them here and teach the classifier",
+    labelNames: ['family', 'kind'] as const,
+    registers: [metricsRegistry],
+  }),
+  walletFundsShort: new Counter({
+    name: 'ais_wallet_funds_short_total',
+    help: 'Writes a managed wallet could not pay for, by network and stage (refused before signing, or waiting once signed)',
+    labelNames: ['network', 'stage'] as const,
+    registers: [metricsRegistry],
+  }),
 };

@@ -13,6 +13,7 @@ import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
 import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
 import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
+import { EvmUnfundedOperations } from './operations/evm/evm-unfunded';
 import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
 import { FaultInjection } from './operations/fault-injection';
 import { ManagedSigner } from './operations/managed-signer';
@@ -60,6 +61,7 @@ const SERVICES = [
   OperationSettler,
   EvmOperationExecutor,
   EvmNonceGaps,
+  EvmUnfundedOperations,
   EvmSendPipeline,
   SolanaOperationExecutor,
   ManagedSigner,

@@ -23,10 +23,24 @@ const JOB_OPTIONS = {
   backoff: { type: 'capped' },
 } as const;
 
-/** Exponential from 250 ms, capped at 5 s, with jitter: a retried operation never sleeps long. */
-export function operationRetryDelay(attemptsMade: number): number {
+/** The name of the error an operation retries with while its wallet cannot pay for it. */
+export const AWAITING_FUNDS = 'AwaitingFunds';
+const RETRY_CAP_MS = 5_000;
+/** A wallet is funded by a person or a top-up job: minutes, not milliseconds. */
+const AWAITING_FUNDS_RETRY_CAP_MS = 15_000;
+
+/**
+ * Exponential from 250 ms, capped at 5 s, with jitter: a retried operation never sleeps long.
+ * One waiting for its wallet's funds backs off to 15 s: each retry asks a node again.
+ */
+export function operationRetryDelay(
+  attemptsMade: number,
+  _type?: string,
+  error?: { name?: string },
+): number {
+  const cap = error?.name === AWAITING_FUNDS ? AWAITING_FUNDS_RETRY_CAP_MS : RETRY_CAP_MS;
   const exponential = 250 * 2 ** Math.max(0, attemptsMade - 1);
-  return Math.min(exponential, 5_000) * (0.75 + Math.random() * 0.5);
+  return Math.min(exponential, cap) * (0.75 + Math.random() * 0.5);
 }
 
 /**

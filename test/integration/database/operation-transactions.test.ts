@@ -90,9 +90,26 @@ describe('operation transactions', () => {
     const first = await queued('base');
     const second = await queued('base');
     await signEvm(first, '0xbbb1', 1n);
-    await expect(signEvm(second, '0xbbb1', 1n)).rejects.toThrow(/duplicate key/);
+    // The row stays its owner's; the second operation cannot point at it.
+    await expect(signEvm(second, '0xbbb1', 1n)).rejects.toThrow(/duplicate key|foreign key/);
     expect(await operations.findById(second.id)).toMatchObject({ status: 'queued', txHash: null });
     expect(await transactions(second.id)).toEqual([]);
+    expect(await transactions(first.id)).toEqual([{ tx_hash: '0xbbb1', nonce: '1', fees: FEES }]);
+  });
+
+  it('lets an identical twin take over the transaction of an operation refused and failed', async () => {
+    const refused = await queued('base');
+    const twin = await queued('base');
+    await signEvm(refused, '0xfff1', 4n);
+    await operations.releaseSigned(dataSource.manager, refused.id);
+    await operations.fail(refused.id, { code: 'INSUFFICIENT_FUNDS', message: 'insufficient' });
+    await signEvm(twin, '0xfff1', 4n);
+    expect(await operations.findById(twin.id)).toMatchObject({
+      status: 'signed',
+      txHash: '0xfff1',
+    });
+    expect(await transactions(twin.id)).toEqual([{ tx_hash: '0xfff1', nonce: '4', fees: FEES }]);
+    expect(await transactions(refused.id)).toEqual([]);
   });
 
   it('refuses a Solana signature another operation owns, and records its own', async () => {

@@ -1,9 +1,10 @@
 import { ERROR_CODES, type ErrorEnvelope } from '@app/common';
 
-export function errorEnvelope(status: number, message: string): ErrorEnvelope {
+/** `error`: the short name, where the status alone does not tell it (409 Insufficient funds). */
+export function errorEnvelope(status: number, message: string, error?: string): ErrorEnvelope {
   return {
     success: false,
-    error: errorName(status),
+    error: error ?? errorName(status),
     message,
     timestamp: new Date().toISOString(),
   };

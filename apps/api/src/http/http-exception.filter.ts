@@ -7,7 +7,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, INVALID_BODY_MESSAGE, redactUrl } from '@app/common';
+import { AppError, ERROR_CODES, INVALID_BODY_MESSAGE, redactUrl } from '@app/common';
 import { isDatabaseUnavailable } from '@app/database';
 import { errorEnvelope } from './error-envelope';
 
@@ -28,7 +28,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, message, headers } = this.describe(exception, request);
+    const { status, message, headers, error } = this.describe(exception, request);
     if (status === 503 && !(exception instanceof AppError)) {
       this.logOutage(exception);
     } else if (status >= 500 && !(exception instanceof AppError)) {
@@ -37,7 +37,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
-    void reply.status(status).headers(headers).send(errorEnvelope(status, message));
+    void reply
+      .status(status)
+      .headers(headers)
+      .send(errorEnvelope(status, message, error));
   }
 
   private logOutage(exception: unknown): void {
@@ -50,9 +53,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private describe(
     exception: unknown,
     request: FastifyRequest,
-  ): { status: number; message: string; headers: Record<string, string> } {
+  ): { status: number; message: string; headers: Record<string, string>; error?: string } {
     if (exception instanceof AppError) {
-      return { status: exception.status, message: exception.message, headers: exception.headers };
+      const { status, message, headers, code } = exception;
+      return { status, message, headers, error: ERROR_CODES[code].error };
     }
     if (exception instanceof HttpException) {
       return {

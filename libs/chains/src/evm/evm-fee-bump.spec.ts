@@ -3,6 +3,7 @@ import {
   bumpedFees,
   cappedFees,
   decodeSigned,
+  maxCost,
   replacementFees,
   withMinimumTip,
 } from './evm-fee-bump';
@@ -132,5 +133,14 @@ describe('decodeSigned', () => {
       },
       fees: { maxFeePerGas: 30n, maxPriorityFeePerGas: 2n },
     });
+  });
+});
+
+describe('maxCost', () => {
+  it('is the gas limit at the fee cap (EIP-1559) or at the gas price (legacy)', () => {
+    expect(maxCost(21_000n, { maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI })).toBe(
+      63_000n * GWEI,
+    );
+    expect(maxCost(100n, { gasPrice: 7n })).toBe(700n);
   });
 });

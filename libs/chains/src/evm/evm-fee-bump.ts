@@ -107,6 +107,14 @@ export function decodeSigned(signedTx: string): {
   };
 }
 
+/**
+ * The most a transaction can cost its sender (none of ours carries value): its gas limit at its
+ * fee cap. Nodes refuse one the sender's balance does not cover.
+ */
+export function maxCost(gasLimit: bigint, fees: FeeFields): bigint {
+  return gasLimit * ('gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas);
+}
+
 /** Fee fields as JSON (decimal strings), as stored with each signed transaction. */
 export function feesJson(fees: FeeFields): Record<string, string> {
   return Object.fromEntries(Object.entries(fees).map(([name, value]) => [name, String(value)]));

@@ -35,8 +35,29 @@ describe('classifyRefusal', () => {
     expect(classifyRefusal(underBaseFee)).toEqual({ kind: 'underpriced', message: underBaseFee });
   });
 
-  it('reads anything else as a refusal for good', () => {
-    const message = 'insufficient funds for gas * price + value';
-    expect(classifyRefusal(message)).toEqual({ kind: 'rejected', message });
+  it("reads a wallet that cannot pay as insufficient funds, in geth's and anvil's words", () => {
+    for (const message of [
+      'insufficient funds for gas * price + value: balance 0, tx cost 1, overshot 1',
+      'Insufficient funds for gas * price + value',
+      'insufficient funds for intrinsic transaction cost',
+      'InsufficientFunds, Balance is 0 less than sending value + gas 1',
+    ]) {
+      expect(classifyRefusal(message)).toEqual({ kind: 'insufficient-funds', message });
+    }
+  });
+
+  it('reads a full pool as a price refusal: a better-paying version would be taken', () => {
+    expect(classifyRefusal('txpool is full')).toMatchObject({ kind: 'underpriced' });
+  });
+
+  it('reads the known permanent refusals as refusals for good', () => {
+    for (const message of ['intrinsic gas too low', 'exceeds block gas limit', 'invalid sender']) {
+      expect(classifyRefusal(message)).toEqual({ kind: 'rejected', message });
+    }
+  });
+
+  it('marks words it does not know as unrecognised refusals, so they can be counted', () => {
+    const message = 'the node is having a bad day';
+    expect(classifyRefusal(message)).toEqual({ kind: 'rejected', message, unrecognised: true });
   });
 });

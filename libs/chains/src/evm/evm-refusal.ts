@@ -9,8 +9,36 @@ export type BroadcastResult =
    * The same transaction at higher fees would be taken.
    */
   | { kind: 'underpriced'; message: string; minimumTip?: bigint }
-  /** Refused for good (e.g. no funds for gas): it will never land as it is. */
-  | { kind: 'rejected'; message: string };
+  /**
+   * The wallet cannot pay for it now (gas limit times fee cap, plus value): it may land once
+   * the wallet is funded again.
+   */
+  | { kind: 'insufficient-funds'; message: string }
+  /**
+   * Refused for good: it will never land as it is. `unrecognised` when the words are none this
+   * classifier knows (counted, so they can be found and taught).
+   */
+  | { kind: 'rejected'; message: string; unrecognised?: true };
+
+/**
+ * geth's (and most clients') words for a transaction that will never be taken as it is: an
+ * intrinsic gas or size limit, a bad signature or chain id, a fee cap under its own tip, a fee
+ * over the node's cap (`--rpc.txfeecap`), a type the node does not take.
+ */
+const PERMANENT_REFUSALS = [
+  'intrinsic gas too low',
+  'exceeds block gas limit',
+  'gas limit reached',
+  'invalid sender',
+  'invalid chain id',
+  'only replay-protected',
+  'oversized data',
+  'not supported',
+  'higher than max fee',
+  'tip higher than fee cap',
+  'exceeds the configured cap',
+  'nonce max',
+];
 
 /** geth (and bor, Polygon's fork) naming the tip it asks: "... minimum needed 25000000000". */
 const MINIMUM_TIP = /minimum needed (\d+)/i;
@@ -31,11 +59,22 @@ export function classifyRefusal(message: string): BroadcastResult {
   if (text.includes('nonce too low') || text.includes('replacement transaction underpriced')) {
     return { kind: 'nonce-used' };
   }
-  if (text.includes('underpriced') || text.includes('less than block base fee')) {
+  // geth: "insufficient funds for gas * price + value" (anvil capitalises it) and "insufficient
+  // funds for intrinsic transaction cost"; Erigon and Nethermind ("InsufficientFunds") alike.
+  if (text.includes('insufficient funds') || text.includes('insufficientfunds')) {
+    return { kind: 'insufficient-funds', message };
+  }
+  if (
+    text.includes('underpriced') ||
+    text.includes('less than block base fee') ||
+    text.includes('txpool is full')
+  ) {
     const minimum = MINIMUM_TIP.exec(message)?.[1];
     return minimum === undefined
       ? { kind: 'underpriced', message }
       : { kind: 'underpriced', message, minimumTip: BigInt(minimum) };
   }
-  return { kind: 'rejected', message };
+  return PERMANENT_REFUSALS.some((words) => text.includes(words))
+    ? { kind: 'rejected', message }
+    : { kind: 'rejected', message, unrecognised: true };
 }

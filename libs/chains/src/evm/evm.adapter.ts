@@ -11,7 +11,7 @@ import {
   parseEther,
   type TransactionReceipt,
 } from 'ethers';
-import { AppError, type AssetIntent } from '@app/common';
+import { AppError, METRICS, type AssetIntent } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ChainAdapter, GeneratedWallet } from '../chain-adapter';
 import type { EvmNetworkDefinition, NetworkDefinition } from '../networks/network-definition';
@@ -112,6 +112,14 @@ export class EvmAdapter implements ChainAdapter {
     return BigInt(count);
   }
 
+  /**
+   * The wallet's balance with its pool's transactions applied (what is left for new ones; nodes
+   * that keep no pending state answer the latest balance).
+   */
+  async pendingBalance(network: EvmNetworkDefinition, address: string): Promise<bigint> {
+    return this.call(network, this.provider(network).getBalance(address, 'pending'));
+  }
+
   /** How many of the wallet's transactions are mined: a nonce below it is spent for good. */
   async minedNonce(network: EvmNetworkDefinition, address: string): Promise<bigint> {
     const count = await this.call(
@@ -175,20 +183,15 @@ export class EvmAdapter implements ChainAdapter {
     return { signedTx, hash: keccak256(signedTx) };
   }
 
-  /** Sends signed bytes. Throws only when the node could not be reached (ambiguous: retry). */
+  /**
+   * Sends signed bytes. Throws only when the node could not be reached (ambiguous: retry). Sent
+   * raw, as a batch of one: ethers' own `send` turns some refusals into errors of its own
+   * ("insufficient funds for intrinsic transaction cost", NONCE_EXPIRED) that hide the node's
+   * words.
+   */
   async broadcast(network: EvmNetworkDefinition, signedTx: string): Promise<BroadcastResult> {
-    try {
-      await this.call(
-        network,
-        this.provider(network).send('eth_sendRawTransaction', [signedTx]),
-        true,
-      );
-      return { kind: 'accepted' };
-    } catch (error) {
-      const message = rpcErrorMessage(error);
-      if (message === null) throw error;
-      return this.refusal(network, message);
-    }
+    const [result] = await this.broadcastMany(network, [signedTx]);
+    return result;
   }
 
   /**
@@ -221,6 +224,9 @@ export class EvmAdapter implements ChainAdapter {
   /** What a refusal means; a minimum tip the node names is offered from now on (see fees). */
   private refusal(network: EvmNetworkDefinition, message: string): BroadcastResult {
     const result = classifyRefusal(message);
+    if (result.kind === 'rejected' && result.unrecognised) {
+      METRICS.unrecognisedRefusals.inc({ family: 'evm', kind: 'broadcast' });
+    }
     if (result.kind === 'underpriced' && result.minimumTip !== undefined) {
       const known = this.minimumTips.get(network.chainKey) ?? 0n;
       if (result.minimumTip > known) {
@@ -340,12 +346,6 @@ export class EvmAdapter implements ChainAdapter {
   onApplicationShutdown(): void {
     for (const provider of this.providers.values()) provider.destroy();
   }
-}
-
-/** The JSON-RPC error message when the node answered with an error; null for transport faults. */
-function rpcErrorMessage(error: unknown): string | null {
-  const payload = (error as { error?: { message?: unknown } } | null)?.error;
-  return typeof payload?.message === 'string' ? payload.message : null;
 }
 
 export function asEvm(network: NetworkDefinition): EvmNetworkDefinition {

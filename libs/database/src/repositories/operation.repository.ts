@@ -156,6 +156,10 @@ export class OperationRepository {
   /**
    * queued -> signed for a batch locked by lockQueued, each signed transaction recorded with it,
    * in one statement. The batch shares its fee fields.
+   *
+   * Identical writes sign identical bytes at the same nonce: a twin of an operation the node
+   * refused (failed, its nonce released) takes that transaction over, as it is the same
+   * transaction. One another live operation owns stays its own, and the statement fails.
    */
   async markSignedMany(
     manager: EntityManager,
@@ -173,7 +177,11 @@ export class OperationRepository {
          WHERE o.id = v.id AND o.status = 'queued'
          RETURNING o.id, o.chain_key, o.nonce, o.signed_tx, o.tx_hash)
        INSERT INTO operation_transactions (chain_key, tx_hash, operation_id, nonce, fees, signed_tx)
-       SELECT chain_key, tx_hash, id, nonce, $5::jsonb, signed_tx FROM signed`,
+       SELECT chain_key, tx_hash, id, nonce, $5::jsonb, signed_tx FROM signed
+       ON CONFLICT (chain_key, tx_hash) DO UPDATE
+         SET operation_id = EXCLUDED.operation_id, fees = EXCLUDED.fees, created_at = now()
+         WHERE operation_transactions.operation_id IN
+           (SELECT id FROM operations WHERE status = 'failed' AND tx_hash IS NULL)`,
       [
         signed.map((row) => row.id),
         signed.map((row) => row.nonce.toString()),

@@ -163,9 +163,11 @@ describe('classifyFailure', () => {
       for (const error of [new Error('something odd'), garbled, 'a string', undefined]) {
         expect(classifyFailure(error).kind).toBe('transient');
       }
+      // Marked unrecognised: the runner counts it, so it can be found and taught.
       expect(classifyFailure(new Error('x'.repeat(100_000)))).toEqual({
         kind: 'transient',
         reason: 'Unexpected error (Error).',
+        unrecognised: true,
       });
     });
   });

@@ -11,7 +11,9 @@ import { RetryLater } from './retry-later';
  *   payloads).
  */
 export type FailureVerdict =
-  { kind: 'deterministic'; error: AppError } | { kind: 'transient'; reason: string };
+  | { kind: 'deterministic'; error: AppError }
+  /** `unrecognised`: an error this classifier does not know (counted, so it can be taught). */
+  | { kind: 'transient'; reason: string; unrecognised?: true };
 
 /** ethers codes of a value that cannot be encoded: the same input fails the same way. */
 const ETHERS_ENCODING_CODES = new Set([
@@ -56,7 +58,7 @@ export function classifyFailure(error: unknown): FailureVerdict {
       error: AppError.badRequest(`The transaction could not be encoded: ${encoding}.`),
     };
   }
-  return { kind: 'transient', reason: `Unexpected error (${nameOf(error)}).` };
+  return { kind: 'transient', reason: `Unexpected error (${nameOf(error)}).`, unrecognised: true };
 }
 
 /** The client's words for a fault worth retrying, or null when the error is not one. */

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { boundedText } from '@app/common';
+import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { NetworkRegistry } from '@app/chains';
+import { NetworkRegistry, unfundedPastDeadline } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { SettlementChannel } from '@app/queue';
+import { AwaitingFunds } from './awaiting-funds';
 import { EvmOperationExecutor } from './evm/evm-operation.executor';
+import { EvmUnfundedOperations } from './evm/evm-unfunded';
 import { classifyFailure } from './failure-classifier';
 import { retriesExhausted } from './operation-deadline';
 import { OperationSettler } from './operation-settler';
@@ -30,6 +32,7 @@ export class OperationRunner {
     private readonly operations: OperationRepository,
     private readonly networks: NetworkRegistry,
     private readonly evm: EvmOperationExecutor,
+    private readonly evmUnfunded: EvmUnfundedOperations,
     private readonly solana: SolanaOperationExecutor,
     private readonly settler: OperationSettler,
     private readonly channel: SettlementChannel,
@@ -63,14 +66,17 @@ export class OperationRunner {
   /**
    * A run that threw. A deterministic failure (one that running again cannot change) fails the
    * operation at once; a transient one is recorded and retried, until the operation has been
-   * failing for OPERATION_DEADLINE_MS, when it fails with RETRIES_EXHAUSTED. Either way only a
-   * `queued` operation is failed here: a signed transaction may still land (the executors
-   * decide when one provably cannot).
+   * failing for OPERATION_DEADLINE_MS, when it fails with RETRIES_EXHAUSTED (or, waiting for its
+   * wallet's funds, with INSUFFICIENT_FUNDS). Only a `queued` operation is failed here, or a
+   * signed one whose wallet cannot pay for it where its transaction provably cannot land (see
+   * EvmUnfundedOperations): a signed transaction may still land.
    */
   private async settleOrRetry(operation: OperationEntity, error: unknown): Promise<void> {
     const verdict = classifyFailure(error);
     if (verdict.kind === 'deterministic') {
       if (await this.settler.failQueued(operation, verdict.error)) return;
+    } else if (verdict.unrecognised) {
+      METRICS.unrecognisedRefusals.inc({ family: 'worker', kind: 'unexpected-error' });
     }
     const reason = boundedText(
       verdict.kind === 'transient' ? verdict.reason : verdict.error.message,
@@ -83,9 +89,7 @@ export class OperationRunner {
       this.config.worker.operationDeadlineMs,
     );
     if (!retry) return; // settled meanwhile
-    if (retry.status === 'queued' && retry.pastDeadline) {
-      if (await this.settler.failQueued(operation, retriesExhausted(reason))) return;
-    }
+    if (retry.pastDeadline && (await this.giveUp(operation, retry.status, error, reason))) return;
     // One line per retry; after the first few, at debug: a long outage must not fill the logs.
     this.logger[retry.attempts <= LOUD_ATTEMPTS ? 'warn' : 'debug']({
       msg: 'Operation will be retried',
@@ -94,7 +98,24 @@ export class OperationRunner {
       reason,
       error: boundedText(describe(error), LOGGED_ERROR_MAX),
     });
-    throw new RetryLater(reason, { cause: error });
+    // Waiting for funds keeps its name: the queue backs it off longer.
+    throw error instanceof AwaitingFunds ? error : new RetryLater(reason, { cause: error });
+  }
+
+  /** Past its deadline: fails the operation where that is safe; false when it must go on. */
+  private async giveUp(
+    operation: OperationEntity,
+    status: OperationEntity['status'],
+    error: unknown,
+    reason: string,
+  ): Promise<boolean> {
+    const unfunded = error instanceof AwaitingFunds;
+    if (status === 'queued') {
+      const final = unfunded ? unfundedPastDeadline(reason) : retriesExhausted(reason);
+      return this.settler.failQueued(operation, final);
+    }
+    const network = this.networks.resolve(operation.network);
+    return unfunded && network.family === 'evm' && this.evmUnfunded.abandon(network, operation);
   }
 }
 

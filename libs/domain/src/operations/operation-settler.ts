@@ -15,6 +15,7 @@ import {
   type AssetEntity,
   type AssetWrite,
   type OperationEntity,
+  type WalletSession,
 } from '@app/database';
 import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
@@ -59,6 +60,20 @@ export class OperationSettler {
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason);
     await this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
+  }
+
+  /**
+   * Fails the operation within the transaction of `manager` (whose caller holds what makes the
+   * failure safe, such as its wallet's lock); returns the announcement to make once committed.
+   */
+  async failWithin(
+    manager: WalletSession['manager'],
+    operation: OperationEntity,
+    error: AppError,
+  ): Promise<() => Promise<void>> {
+    const reason = failureOf(error);
+    const failed = await this.operations.fail(operation.id, reason, manager);
+    return () => this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
   }
 
   /**

@@ -18,8 +18,9 @@ import { ManagedSigner } from '../managed-signer';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
-import { EvmNonceGaps } from './evm-nonce-gaps';
+import { EvmNonceGaps, walletKey } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
+import { EvmUnfundedOperations } from './evm-unfunded';
 import { VersionWatch, type Landed } from './evm-version-watch';
 
 /** The longest a round of the wait for inclusion lasts (the timers below run between rounds). */
@@ -58,7 +59,15 @@ export class EvmOperationExecutor {
     private readonly signer: ManagedSigner,
     private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
+    private readonly unfunded: EvmUnfundedOperations,
   ) {}
+
+  /**
+   * By wallet: seen refused for funds by this process (and not accepted since): its waiting
+   * operations send their bytes at once rather than after a re-send interval, so a retry holds
+   * its job only as long as one question to the node.
+   */
+  private readonly unfundedWallets = new Set<string>();
 
   async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
     let operation = initial;
@@ -165,7 +174,11 @@ export class EvmOperationExecutor {
   ): Promise<Landed> {
     let operation = initial;
     let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
-    let lastSent = operation.status === 'signed' || sendAtOnce ? 0 : Date.now();
+    const wallet = walletKey(network, operation.signer);
+    let lastSent =
+      operation.status === 'signed' || sendAtOnce || this.unfundedWallets.has(wallet)
+        ? 0
+        : Date.now();
     let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
     const started = Date.now();
     let saidSlow = false;
@@ -232,6 +245,11 @@ export class EvmOperationExecutor {
           }
           const result = await this.evm.broadcast(network, operation.signedTx!);
           lastSent = Date.now();
+          if (result.kind === 'insufficient-funds') {
+            this.unfundedWallets.add(wallet);
+            throw await this.unfunded.awaitingFunds(network, operation);
+          }
+          this.unfundedWallets.delete(wallet);
           if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
           refusal =
             result.kind === 'rejected' || result.kind === 'underpriced'

@@ -2,9 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
+  ChainRejection,
   EvmAdapter,
   cappedFees,
   feesJson,
+  insufficientFunds,
+  maxCost,
   nodeRefusal,
   type BroadcastResult,
   type EvmCall,
@@ -38,6 +41,13 @@ interface SignedSend extends PendingSend {
   nonce: bigint;
   signedTx: string;
   hash: string;
+  /** What it can cost the wallet at most (see maxCost). */
+  cost: bigint;
+}
+
+/** A batch's view of its wallet's funds: what its pending transactions leave for new ones. */
+interface Funds {
+  left: bigint;
 }
 
 /**
@@ -126,14 +136,27 @@ export class EvmSendPipeline {
     }
   }
 
+  /**
+   * Numbers, signs and stores the batch under the wallet's lock, then sends it. Only what the
+   * wallet can pay for together is signed (the balance its pool leaves, read with the nonce, in
+   * one round trip): the rest fail with 409 before a nonce is taken, since a transaction the
+   * wallet cannot pay for would hold its nonce, and every later one, until the wallet is funded.
+   */
   private async sendBatch(
     session: WalletSession,
     signer: WalletSigner,
     batch: PendingSend[],
   ): Promise<void> {
     const signed: SignedSend[] = [];
+    const unpaid: { item: PendingSend; cost: bigint }[] = [];
+    const funds: Funds = { left: 0n };
     await session.transaction(async () => {
-      let next = await this.healedNextNonce(session, signer);
+      const [start, balance] = await Promise.all([
+        this.healedNextNonce(session, signer),
+        this.evm.pendingBalance(signer.network, signer.address),
+      ]);
+      let next = start;
+      funds.left = balance;
       const claimable = await this.operations.lockQueued(
         session.manager,
         batch.map((item) => item.operation.id),
@@ -143,13 +166,19 @@ export class EvmSendPipeline {
           item.done(); // another worker signed it first; its job confirms it
           continue;
         }
+        const cost = maxCost(item.call.gasLimit, signer.fees);
+        if (cost > funds.left) {
+          unpaid.push({ item, cost });
+          continue;
+        }
+        funds.left -= cost;
         const tx = this.evm.sign(
           signer.network,
           signer.key,
           { ...item.call, nonce: next },
           signer.fees,
         );
-        signed.push({ ...item, nonce: next, ...tx });
+        signed.push({ ...item, nonce: next, cost, ...tx });
         next += 1n;
       }
       await this.operations.markSignedMany(
@@ -164,14 +193,23 @@ export class EvmSendPipeline {
       );
       await this.ledger.write(session.manager, signer.network.chainKey, signer.address, next);
     });
+    for (const { item, cost } of unpaid) {
+      METRICS.walletFundsShort.inc({ network: signer.network.network, stage: 'before-signing' });
+      item.done(insufficientFunds({ ...this.shortOf(signer), balance: funds.left, needed: cost }));
+    }
     this.faults.at('crash-after-sign');
-    await this.broadcast(session, signer, signed);
+    await this.broadcast(session, signer, signed, funds);
+  }
+
+  private shortOf(signer: WalletSigner) {
+    return { network: signer.network, address: signer.address };
   }
 
   private async broadcast(
     session: WalletSession,
     signer: WalletSigner,
     signed: SignedSend[],
+    funds: Funds,
   ): Promise<void> {
     let results: BroadcastResult[];
     try {
@@ -188,8 +226,11 @@ export class EvmSendPipeline {
       for (const item of signed) item.done(undefined, stored(item, 'signed'));
       return;
     }
-    if (results.some((result) => result.kind === 'rejected')) {
-      await this.settleRefused(session, signer, signed, results);
+    const refusals = results.map((result, index) =>
+      this.refusalOf(signer, signed[index], result, funds),
+    );
+    if (refusals.some((refusal) => refusal !== null)) {
+      await this.settleRefused(session, signer, signed, refusals);
     }
     const accepted = signed.filter((_, index) => results[index].kind === 'accepted');
     await this.operations.markSubmittedMany(
@@ -200,14 +241,30 @@ export class EvmSendPipeline {
     signed.forEach((item, index) => {
       const result = results[index];
       if (result.kind === 'accepted') return item.done(undefined, stored(item, 'submitted'));
-      if (result.kind === 'rejected') {
-        return item.done(nodeRefusal(signer.network.network, result.message));
-      }
+      const refusal = refusals[index];
+      if (refusal) return item.done(refusal);
       // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
       // 'underpriced': under what the node takes now, it keeps its nonce; confirmation signs it
       // again at fees the node takes (or waits for the base fee to come under the ceiling).
       item.done(undefined, stored(item, 'signed'));
     });
+  }
+
+  /**
+   * The error a just-signed transaction's refusal fails its operation with, or null when the
+   * refusal leaves it waiting (a used nonce, a price). The node refusing it for funds means the
+   * wallet's balance moved between the read and the send (another sender, a drain): a 409.
+   */
+  private refusalOf(
+    signer: WalletSigner,
+    item: SignedSend,
+    result: BroadcastResult,
+    funds: Funds,
+  ): ChainRejection | AppError | null {
+    if (result.kind === 'rejected') return nodeRefusal(signer.network.network, result.message);
+    if (result.kind !== 'insufficient-funds') return null;
+    METRICS.walletFundsShort.inc({ network: signer.network.network, stage: 'refused-at-send' });
+    return insufficientFunds({ ...this.shortOf(signer), balance: funds.left, needed: item.cost });
   }
 
   /**
@@ -219,15 +276,14 @@ export class EvmSendPipeline {
     session: WalletSession,
     signer: WalletSigner,
     signed: SignedSend[],
-    results: BroadcastResult[],
+    refusals: (ChainRejection | AppError | null)[],
   ): Promise<void> {
     let tail = signed.length;
-    while (tail > 0 && results[tail - 1].kind === 'rejected') tail--;
+    while (tail > 0 && refusals[tail - 1] !== null) tail--;
     await session.transaction(async () => {
       for (const [index, item] of signed.entries()) {
-        const result = results[index];
-        if (result.kind !== 'rejected') continue;
-        const refused = nodeRefusal(signer.network.network, result.message);
+        const refused = refusals[index];
+        if (!refused) continue;
         await this.operations.releaseSigned(session.manager, item.operation.id);
         await this.operations.fail(
           item.operation.id,
@@ -239,7 +295,7 @@ export class EvmSendPipeline {
           msg: 'Node refused the transaction',
           operationId: item.operation.id,
           network: signer.network.network,
-          chainError: refused.detail,
+          chainError: refused instanceof ChainRejection ? refused.detail : refused.message,
         });
       }
       if (tail < signed.length) {
@@ -253,7 +309,7 @@ export class EvmSendPipeline {
       }
     });
     for (const [index, item] of signed.slice(0, tail).entries()) {
-      if (results[index].kind === 'rejected') await this.gaps.fill(signer, item.nonce);
+      if (refusals[index]) await this.gaps.fill(signer, item.nonce);
     }
   }
 

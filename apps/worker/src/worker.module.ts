@@ -7,6 +7,7 @@ import { QueueModule } from '@app/queue';
 import { MetricsServer } from './metrics-server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './processors/reconciler.loop';
+import { WalletFundsLoop } from './processors/wallet-funds.loop';
 import { WebhooksProcessor } from './processors/webhooks.processor';
 import { AccountSlots } from './scheduling/account-slots';
 import { BacklogPruner } from './scheduling/backlog-pruner';
@@ -21,6 +22,7 @@ import { WorkerReadiness } from './worker-readiness';
     BacklogPruner,
     OperationsProcessor,
     ReconcilerLoop,
+    WalletFundsLoop,
     WebhooksProcessor,
     MetricsServer,
   ],

@@ -39,6 +39,12 @@ export const METRICS = {
     labelNames: ['network', 'account'] as const,
     registers: [metricsRegistry],
   }),
+  managedWalletBalance: new Gauge({
+    name: 'ais_managed_wallet_balance',
+    help: "A managed wallet's native balance in whole units (ETH, SOL...), as the worker's funds monitor last read it; only wallets read within the hour",
+    labelNames: ['network', 'address'] as const,
+    registers: [metricsRegistry],
+  }),
   jobDuration: new Histogram({
     name: 'ais_job_duration_seconds',
     help: 'Time a worker spent on one operation job, by queue and outcome',

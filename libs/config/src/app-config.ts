@@ -220,6 +220,13 @@ export interface AppConfig {
     /** How often each worker looks in Postgres for endpoints with due deliveries. */
     sweepIntervalMs: number;
   };
+  /** Watching managed wallets' native balances (see README "Events": wallet.balance_low). */
+  walletFunds: {
+    /** How often the worker reads the balances of recently active or low managed wallets. */
+    checkIntervalMs: number;
+    /** Per network, the balance (base units) below which a managed wallet is announced low. */
+    lowBalance: Record<ConcreteNetwork, bigint>;
+  };
   log: {
     level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
     /** Paths redacted on top of the built-in list (credentials in headers, secret-named fields). */

@@ -34,6 +34,42 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the low-balance thresholds in native units, per network, with per-family defaults', () => {
+    const defaults = loadConfig({}).walletFunds;
+    expect(defaults.checkIntervalMs).toBe(15_000);
+    expect(defaults.lowBalance.solana).toBe(100_000_000n);
+    expect(defaults.lowBalance.base).toBe(10n ** 16n);
+    expect(defaults.lowBalance.polygon).toBe(10n ** 16n);
+
+    const { walletFunds } = loadConfig({
+      WALLET_BALANCE_CHECK_MS: '200',
+      WALLET_LOW_BALANCE_SOLANA: '2.5',
+      WALLET_LOW_BALANCE_BASE: '0.000000000000000001',
+      WALLET_LOW_BALANCE_POLYGON: '0',
+    });
+    expect(walletFunds.checkIntervalMs).toBe(200);
+    expect(walletFunds.lowBalance).toMatchObject({
+      solana: 2_500_000_000n,
+      base: 1n,
+      polygon: 0n,
+      ethereum: 10n ** 16n,
+    });
+  });
+
+  it('refuses a threshold that is not a non-negative amount its currency can hold', () => {
+    for (const bad of ['-1', '1e3', 'abc', '1.', '.5', '0.0000000001']) {
+      expect(() => loadConfig({ WALLET_LOW_BALANCE_SOLANA: bad })).toThrow(
+        new RegExp(
+          `WALLET_LOW_BALANCE_SOLANA must be a non-negative amount with at most 9 decimals`,
+        ),
+      );
+    }
+    expect(
+      loadConfig({ WALLET_LOW_BALANCE_BASE: '0.0000000001' }).walletFunds.lowBalance.base,
+    ).toBe(10n ** 8n);
+    expect(() => loadConfig({ WALLET_BALANCE_CHECK_MS: '10' })).toThrow(/WALLET_BALANCE_CHECK_MS/);
+  });
+
   it('reads the event stream settings, with defaults', () => {
     expect(loadConfig({}).eventStream).toEqual({
       heartbeatMs: 15_000,

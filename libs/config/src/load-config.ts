@@ -3,6 +3,8 @@ import type { AppConfig, MasterKey, RateRule } from './app-config';
 import {
   NETWORKS,
   PROFILES,
+  familyOf,
+  type ChainFamily,
   type ConcreteNetwork,
   type EvmNetwork,
   type Profile,
@@ -204,6 +206,7 @@ export function loadConfig(env: Env): AppConfig {
       ),
     },
     webhooks: webhooks(env),
+    walletFunds: walletFunds(env),
     log: {
       level: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? 'info', [
         'trace',
@@ -502,6 +505,51 @@ function gwei(name: string, value: string): bigint {
     throw new ConfigError(name, `must be a positive number of gwei (got "${value}")`);
   }
   return BigInt(match[1]) * 10n ** 9n + BigInt((match[2] ?? '').padEnd(9, '0'));
+}
+
+/**
+ * A managed wallet is announced low (`wallet.balance_low`) below its network's threshold,
+ * `WALLET_LOW_BALANCE_<NETWORK>` in native units; 0 turns the announcement off. The defaults
+ * are a few dozen typical operations: 0.1 SOL pays about 20 item mints (rent of the new mint
+ * account, about 0.0045 SOL, plus fees); 0.01 of an EVM network's coin pays 50 NFT mints
+ * (200k gas) at 1 gwei, a handful on Ethereum itself, where deployments should raise it.
+ */
+const DEFAULT_LOW_BALANCE: Readonly<Record<ChainFamily, string>> = { evm: '0.01', solana: '0.1' };
+const NATIVE_DECIMALS: Readonly<Record<ChainFamily, number>> = { evm: 18, solana: 9 };
+
+function walletFunds(env: Env): AppConfig['walletFunds'] {
+  const lowBalance = {} as Record<ConcreteNetwork, bigint>;
+  for (const network of NETWORKS) {
+    if (network === 'evm') continue;
+    const name = `WALLET_LOW_BALANCE_${network.toUpperCase()}`;
+    const family = familyOf(network);
+    const value = env[name] || DEFAULT_LOW_BALANCE[family];
+    lowBalance[network] = nativeAmount(name, value, NATIVE_DECIMALS[family]);
+  }
+  return {
+    checkIntervalMs: integer(
+      'WALLET_BALANCE_CHECK_MS',
+      env.WALLET_BALANCE_CHECK_MS,
+      15_000,
+      50,
+      3_600_000,
+    ),
+    lowBalance,
+  };
+}
+
+/** A non-negative decimal amount of native currency, in base units (wei, lamports). */
+function nativeAmount(name: string, value: string, decimals: number): bigint {
+  const match = /^(\d{1,30})(?:\.(\d+))?$/.exec(value.trim());
+  if (!match || (match[2] ?? '').length > decimals) {
+    throw new ConfigError(
+      name,
+      `must be a non-negative amount with at most ${decimals} decimals (got "${value}")`,
+    );
+  }
+  return (
+    BigInt(match[1]) * 10n ** BigInt(decimals) + BigInt((match[2] ?? '').padEnd(decimals, '0'))
+  );
 }
 
 /**

@@ -21,6 +21,7 @@ import { AuditEventRepository } from './repositories/audit-event.repository';
 import { AccountEventRepository } from './repositories/account-event.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
+import { WalletFundsRepository } from './repositories/wallet-funds.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -38,6 +39,7 @@ const REPOSITORIES = [
   AccountEventRepository,
   WebhookEndpointRepository,
   WebhookDeliveryRepository,
+  WalletFundsRepository,
   PgNotifications,
   AccountAssetsRepository,
   OperationUsageRepository,

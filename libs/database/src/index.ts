@@ -27,5 +27,6 @@ export * from './repositories/page-cursor';
 export * from './repositories/operation-usage.repository';
 export * from './repositories/webhook-endpoint.repository';
 export * from './repositories/webhook-delivery.repository';
+export * from './repositories/wallet-funds.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';

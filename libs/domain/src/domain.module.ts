@@ -33,6 +33,8 @@ import { WalletQueries } from './reads/wallet-queries';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { UsageReader } from './usage/usage-reader';
 import { WalletService } from './wallets/wallet.service';
+import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
+import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
 import { WebhookPump } from './webhooks/webhook-pump';
 import { WebhookSender } from './webhooks/webhook-sender';
@@ -43,6 +45,8 @@ const SERVICES = [
   ApiKeyService,
   ManagedWallets,
   WalletService,
+  WalletFundsRecorder,
+  WalletFundsMonitor,
   AssetLocator,
   MetadataHost,
   TokenService,

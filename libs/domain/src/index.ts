@@ -36,6 +36,7 @@ export * from './security/secret-box';
 export * from './security/tokens';
 export * from './usage/usage-reader';
 export * from './wallets/wallet.service';
+export * from './wallets/wallet-funds-monitor';
 export * from './webhooks/webhook-address-policy';
 export * from './webhooks/webhook-endpoints.service';
 export * from './webhooks/webhook-pump';

@@ -10,6 +10,7 @@ import { OperationEventsIndex1765600000000 } from './1765600000000-operation-eve
 import { ItemOperationsIndex1765610000000 } from './1765610000000-item-operations-index.migration';
 import { EventDeliveriesIndex1765620000000 } from './1765620000000-event-deliveries-index.migration';
 import { AccountPendingIndex1765800000000 } from './1765800000000-account-pending-index.migration';
+import { WalletFunds1765930000000 } from './1765930000000-wallet-funds.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ItemOperationsIndex1765610000000,
   EventDeliveriesIndex1765620000000,
   AccountPendingIndex1765800000000,
+  WalletFunds1765930000000,
 ];

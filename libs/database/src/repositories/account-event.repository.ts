@@ -3,7 +3,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { OperationEntity } from '../entities';
 
 /** Events the application writes itself; operation and API key events come from triggers. */
-export type AppEventType = 'webhook_endpoint.disabled';
+export type AppEventType =
+  'webhook_endpoint.disabled' | 'wallet.balance_low' | 'wallet.balance_restored';
 
 export type AccountEventType =
   | 'operation.queued'
@@ -22,6 +23,8 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.disabled',
+  'wallet.balance_low',
+  'wallet.balance_restored',
 ];
 
 /** The Postgres channel notified (with the account id) when an account's events commit. */

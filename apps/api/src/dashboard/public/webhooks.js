@@ -40,6 +40,8 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.disabled',
+  'wallet.balance_low',
+  'wallet.balance_restored',
 ];
 
 /** @type {(error: unknown) => boolean} */

@@ -1,0 +1,164 @@
+import { registerSession } from '@test/support/accounts';
+import type { HttpClient } from '@test/support/http-client';
+import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
+import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
+
+jest.setTimeout(240_000);
+
+const LOW_TYPES = ['wallet.balance_low', 'wallet.balance_restored'];
+const ETH = 1_000_000_000_000_000_000n;
+const SOL = 1_000_000_000;
+
+interface EventView {
+  sequence: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A managed wallet falling below its network's threshold is announced once (feed, webhooks),
+ * and once more when it is refunded, with two workers reading its balance. The wallets are
+ * drained and refunded on the chains directly: anvil_setBalance, and the Solana localnet's
+ * localnet_setLamports.
+ */
+describe('wallet balance events', () => {
+  let stack: ServiceStack;
+  let hooks: WebhookReceiver;
+
+  beforeAll(async () => {
+    stack = await startServiceStack({
+      workers: 2,
+      env: {
+        WALLET_BALANCE_CHECK_MS: '200',
+        WALLET_LOW_BALANCE_BASE: '1',
+        WALLET_LOW_BALANCE_SOLANA: '1',
+        WEBHOOK_RETRY_BASE_MS: '200',
+        WEBHOOK_SWEEP_INTERVAL_MS: '100',
+      },
+      chains: { slotMs: 50 },
+    });
+    hooks = await startWebhookReceiver();
+  });
+
+  afterAll(async () => {
+    await hooks?.close();
+    await stack?.stop();
+  });
+
+  async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const reply = (await response.json()) as { result?: unknown; error?: unknown };
+    if (reply.error) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+    return reply.result;
+  }
+
+  const setEvmBalance = (address: string, wei: bigint) =>
+    rpc(stack.chains.evmRpcUrl, 'anvil_setBalance', [address, `0x${wei.toString(16)}`]);
+  const setLamports = (address: string, lamports: number) =>
+    rpc(stack.chains.solanaRpcUrl, 'localnet_setLamports', [address, lamports]);
+
+  /** An account with an API key and a webhook endpoint taking the wallet events. */
+  async function newAccount(): Promise<{ session: HttpClient; api: HttpClient }> {
+    const { session } = await registerSession(stack.http.baseUrl, 'funds');
+    const key = await session.post('/account/api-keys', { name: 'funds' });
+    expect(key.status).toBe(200);
+    const endpoint = await session.post('/webhooks', { url: hooks.url, event_types: LOW_TYPES });
+    expect(endpoint.status).toBe(200);
+    return { session, api: stack.http.with({ 'api-key': key.body.data.key }) };
+  }
+
+  async function walletOf(session: HttpClient, family: string): Promise<Record<string, unknown>> {
+    const listed = await session.get('/account/wallets');
+    expect(listed.status).toBe(200);
+    const wallets = listed.body.data.wallets as Record<string, unknown>[];
+    return wallets.find((wallet) => wallet.network === family)!;
+  }
+
+  async function walletEvents(client: HttpClient): Promise<EventView[]> {
+    const page = await client.get('/events?limit=1000');
+    expect(page.status).toBe(200);
+    return (page.body.data.events as EventView[]).filter((event) => LOW_TYPES.includes(event.type));
+  }
+
+  const hooksFor = (address: string, type: string) =>
+    hooks.received.filter((hook) => hook.body.type === type && hook.body.data.address === address);
+
+  /** Waits for the event by webhook, then lets a few more rounds pass to show it stays one. */
+  async function expectAnnouncedOnce(address: string, type: string): Promise<void> {
+    await hooks.until(() => hooksFor(address, type).length > 0, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(hooksFor(address, type)).toHaveLength(1);
+  }
+
+  it('announces an EVM wallet drained below its threshold, and refunded', async () => {
+    const { session, api } = await newAccount();
+    const address = (await walletOf(session, 'evm')).public_key as string;
+    // An operation makes the wallet one the monitor watches.
+    const token = await api.post('/tokens', {
+      network: 'base',
+      name: 'Low',
+      symbol: 'LOW',
+      amount: 1,
+    });
+    expect(token.status).toBe(200);
+
+    await setEvmBalance(address, ETH / 2n);
+    await expectAnnouncedOnce(address, 'wallet.balance_low');
+    expect(hooksFor(address, 'wallet.balance_low')[0].body.data).toEqual({
+      network: 'base',
+      address,
+      balance: '0.5',
+      threshold: '1',
+    });
+
+    await setEvmBalance(address, 3n * ETH);
+    await expectAnnouncedOnce(address, 'wallet.balance_restored');
+    expect(hooksFor(address, 'wallet.balance_restored')[0].body.data).toEqual({
+      network: 'base',
+      address,
+      balance: '3',
+      threshold: '1',
+    });
+
+    const events = await walletEvents(api);
+    expect(events.map((event) => event.type)).toEqual(LOW_TYPES);
+    expect(events[0].data).toEqual(hooksFor(address, 'wallet.balance_low')[0].body.data);
+  });
+
+  it('announces a Solana wallet drained below its threshold, and refunded', async () => {
+    const { session, api } = await newAccount();
+    const address = (await walletOf(session, 'solana')).public_key as string;
+    const token = await api.post('/tokens', {
+      network: 'solana',
+      name: 'Low',
+      symbol: 'LOW',
+      amount: 1,
+    });
+    expect(token.status).toBe(200);
+
+    await setLamports(address, SOL / 4);
+    await expectAnnouncedOnce(address, 'wallet.balance_low');
+    expect(hooksFor(address, 'wallet.balance_low')[0].body.data).toEqual({
+      network: 'solana',
+      address,
+      balance: '0.25',
+      threshold: '1',
+    });
+
+    await setLamports(address, 2 * SOL);
+    await expectAnnouncedOnce(address, 'wallet.balance_restored');
+    expect((await walletEvents(api)).map((event) => event.type)).toEqual(LOW_TYPES);
+  });
+
+  it('leaves an idle wallet alone, however low', async () => {
+    const { session, api } = await newAccount();
+    const address = (await walletOf(session, 'evm')).public_key as string;
+    await setEvmBalance(address, 0n);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await walletEvents(api)).toEqual([]);
+  });
+});

@@ -25,6 +25,7 @@ export * from './solana/operation-memo';
 export * from './solana/priority-fee';
 export * from './solana/signature-status.batcher';
 export * from './solana/solana-errors';
+export * from './solana/solana-funds';
 export * from './solana/solana-known-accounts';
 export * from './solana/solana-planner';
 export * from './solana/solana-reads';

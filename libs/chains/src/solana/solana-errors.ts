@@ -56,14 +56,27 @@ export function solanaErrorToAppError(
   return new ChainRejection(error.code, error.message, err);
 }
 
+/**
+ * Whether the chain refused for the fee payer's lack of SOL: for the fee (or a debit of an
+ * account it never credited: a wallet with no lamports at all), for the rent of a new account,
+ * or a System transfer that would leave it negative.
+ */
+export function isSolanaFundsError(err: TransactionErrorJson, programs: string[]): boolean {
+  if (err === 'InsufficientFundsForFee' || err === 'AccountNotFound') return true;
+  if (isObject(err) && 'InsufficientFundsForRent' in err) return true;
+  const failed = instructionError(err);
+  return (
+    failed !== null &&
+    programs[failed.index] === SYSTEM &&
+    failed.custom === SYSTEM_RESULT_WITH_NEGATIVE_LAMPORTS
+  );
+}
+
 function clientError(err: TransactionErrorJson, programs: string[], intent: AssetIntent): AppError {
-  if (err === 'InsufficientFundsForFee' || err === 'AccountNotFound') {
-    return new AppError('BAD_GATEWAY', 'The managed wallet has no SOL to pay the network fee.');
-  }
-  if (isObject(err) && 'InsufficientFundsForRent' in err) {
+  if (isSolanaFundsError(err, programs)) {
     return new AppError(
-      'BAD_GATEWAY',
-      'The managed wallet lacks SOL for the rent of new accounts.',
+      'INSUFFICIENT_FUNDS',
+      'Insufficient funds: the managed wallet lacks SOL for the fee or the rent of new accounts.',
     );
   }
   const failed = instructionError(err);
@@ -73,9 +86,6 @@ function clientError(err: TransactionErrorJson, programs: string[], intent: Asse
     if (program === TOKEN_2022) {
       const mapped = tokenProgramError(custom, name, intent);
       if (mapped) return mapped;
-    }
-    if (program === SYSTEM && custom === SYSTEM_RESULT_WITH_NEGATIVE_LAMPORTS) {
-      return new AppError('BAD_GATEWAY', 'The managed wallet lacks SOL for this operation.');
     }
   }
   return new AppError('BAD_GATEWAY', plainRefusal(err, programs));

@@ -2,7 +2,8 @@ import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@s
 import { TOKEN_2022_PROGRAM_ID, unpackAccount } from '@solana/spl-token';
 import { AppError, boundedText, type AssetIntent, type AssetOutcome } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
-import { solanaErrorToAppError } from './solana-errors';
+import { isSolanaFundsError, solanaErrorToAppError } from './solana-errors';
+import { solanaInsufficientFunds } from './solana-funds';
 import type { SolanaAdapter } from './solana.adapter';
 import { groupOf, mintOf } from './solana-reads';
 import { unsignedWire } from './ed25519-signer';
@@ -93,11 +94,12 @@ export async function planSolanaTransaction(
   });
   if (fixed !== undefined) return planned(fixed, message);
 
-  const simulation = await adapter.simulate(
-    network,
-    unsignedWire(message.bytes, message.signers.length),
-  );
+  const wire = unsignedWire(message.bytes, message.signers.length);
+  const simulation = await adapter.simulate(network, wire);
   if (simulation.err !== null) {
+    if (isSolanaFundsError(simulation.err, message.programs)) {
+      throw await solanaInsufficientFunds(adapter, network, signer, wire);
+    }
     throw solanaErrorToAppError(simulation.err, message.programs, intent);
   }
   const units = Math.min(

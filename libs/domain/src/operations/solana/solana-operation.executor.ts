@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, type AssetOutcome } from '@app/common';
+import { AppError, METRICS, type AssetOutcome } from '@app/common';
 import {
   SolanaAdapter,
   ed25519Signer,
   instructionPrograms,
   isDefinitive,
+  isSolanaFundsError,
   needsNewMint,
   newEd25519Seed,
   planSolanaTransaction,
@@ -13,11 +14,13 @@ import {
   signWire,
   nodeRefusal,
   solanaErrorToAppError,
+  solanaInsufficientFunds,
   solanaOutcome,
   wireSigners,
   type Ed25519Signer,
   type SignatureStatus,
   type SolanaNetworkDefinition,
+  type TransactionErrorJson,
 } from '@app/chains';
 import {
   OperationRepository,
@@ -220,11 +223,7 @@ export class SolanaOperationExecutor {
           // Refused at preflight and never accepted before: no node has these bytes.
           const again = await this.solana.signatureStatus(network, signature);
           if (again) continue;
-          const error =
-            result.err === null
-              ? nodeRefusal(network.network, result.message)
-              : solanaErrorToAppError(result.err, programsOf(wire), operation.intent);
-          return { kind: 'failed', error };
+          return { kind: 'failed', error: await this.refusal(network, operation, wire, result) };
         }
       }
 
@@ -241,6 +240,27 @@ export class SolanaOperationExecutor {
       await sleep(STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)]);
     }
     throw new RetryLater(`No status for ${signature} yet`);
+  }
+
+  /**
+   * The error of bytes refused at preflight and never accepted: no node has them, so the
+   * operation fails at once. Refused for the fee payer's lack of SOL, it is the 409 naming the
+   * wallet, its balance and what the transaction asks.
+   */
+  private async refusal(
+    network: SolanaNetworkDefinition,
+    operation: OperationEntity,
+    wire: string,
+    result: { err: TransactionErrorJson | null; message: string },
+  ): Promise<AppError> {
+    if (result.err === null) return nodeRefusal(network.network, result.message);
+    const programs = programsOf(wire);
+    if (isSolanaFundsError(result.err, programs)) {
+      METRICS.walletFundsShort.inc({ network: network.network, stage: 'refused-at-send' });
+      const bytes = Buffer.from(wire, 'base64');
+      return solanaInsufficientFunds(this.solana, network, operation.signer, bytes);
+    }
+    return solanaErrorToAppError(result.err, programs, operation.intent);
   }
 
   /**

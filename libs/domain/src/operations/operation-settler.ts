@@ -19,6 +19,7 @@ import {
 } from '@app/database';
 import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
+import { WalletFundsMonitor } from '../wallets/wallet-funds-monitor';
 import { settledMessage, settlementOf } from './settlement';
 
 /** Node refusals and revert reasons can be long; the client gets at most this much of one. */
@@ -38,6 +39,7 @@ export class OperationSettler {
     private readonly settlements: SettlementRepository,
     private readonly assets: AssetRepository,
     private readonly channel: SettlementChannel,
+    private readonly funds: WalletFundsMonitor,
   ) {}
 
   /** `landedTxHash`: the operation's transaction that landed, when not the last one it signed. */
@@ -57,6 +59,9 @@ export class OperationSettler {
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
+    // Its wallet could not pay: read its balance now, so a low balance is announced at once.
+    if (error.code === 'INSUFFICIENT_FUNDS')
+      this.funds.checkSoon(operation.network, operation.signer);
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason);
     await this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);

@@ -12,6 +12,7 @@ import { NonceLedgerRepository, OperationRepository, type OperationEntity } from
 import { AwaitingFunds } from '../awaiting-funds';
 import { pastDeadline } from '../operation-deadline';
 import { OperationSettler } from '../operation-settler';
+import { WalletFundsMonitor } from '../../wallets/wallet-funds-monitor';
 import { walletKey } from './evm-nonce-gaps';
 
 /** How an operation's last error starts while it waits for its wallet's funds. */
@@ -43,6 +44,7 @@ export class EvmUnfundedOperations {
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
     private readonly settler: OperationSettler,
+    private readonly funds: WalletFundsMonitor,
   ) {}
 
   /** The wait of a signed operation the node refused for funds, with where its wallet stands. */
@@ -51,6 +53,7 @@ export class EvmUnfundedOperations {
     operation: OperationEntity,
   ): Promise<AwaitingFunds> {
     METRICS.walletFundsShort.inc({ network: network.network, stage: 'signed' });
+    this.funds.checkSoon(network.network, operation.signer);
     const { unsigned, fees } = decodeSigned(operation.signedTx!);
     const balance = await this.evm.pendingBalance(network, operation.signer);
     return new AwaitingFunds({

@@ -106,7 +106,18 @@ describe('wallet balance events', () => {
     });
     expect(token.status).toBe(200);
 
+    const funded = await walletOf(session, 'evm');
+    expect(funded).toMatchObject({ low_balance: false, low_balance_threshold: '1.0' });
+
     await setEvmBalance(address, ETH / 2n);
+    const drained = await walletOf(session, 'evm');
+    expect(drained).toMatchObject({ balance: '0.5', low_balance: true });
+    // 200k gas at the fee cap of the moment: fewer operations, but some, for half an ETH.
+    expect(Number.isInteger(drained.estimated_operations_left)).toBe(true);
+    expect(drained.estimated_operations_left).toBeGreaterThan(0);
+    expect(drained.estimated_operations_left).toBeLessThan(
+      funded.estimated_operations_left as number,
+    );
     await expectAnnouncedOnce(address, 'wallet.balance_low');
     expect(hooksFor(address, 'wallet.balance_low')[0].body.data).toEqual({
       network: 'base',
@@ -116,6 +127,7 @@ describe('wallet balance events', () => {
     });
 
     await setEvmBalance(address, 3n * ETH);
+    expect(await walletOf(session, 'evm')).toMatchObject({ balance: '3.0', low_balance: false });
     await expectAnnouncedOnce(address, 'wallet.balance_restored');
     expect(hooksFor(address, 'wallet.balance_restored')[0].body.data).toEqual({
       network: 'base',
@@ -141,6 +153,14 @@ describe('wallet balance events', () => {
     expect(token.status).toBe(200);
 
     await setLamports(address, SOL / 4);
+    // An item mint: 2 signatures, rent of a 600-byte mint and a 170-byte token account.
+    const itemMint = 2 * 5_000 + (128 + 600) * 6_960 + (128 + 170) * 6_960;
+    expect(await walletOf(session, 'solana')).toMatchObject({
+      balance: '0.25',
+      low_balance: true,
+      low_balance_threshold: '1.0',
+      estimated_operations_left: Math.floor(SOL / 4 / itemMint),
+    });
     await expectAnnouncedOnce(address, 'wallet.balance_low');
     expect(hooksFor(address, 'wallet.balance_low')[0].body.data).toEqual({
       network: 'solana',
@@ -150,15 +170,24 @@ describe('wallet balance events', () => {
     });
 
     await setLamports(address, 2 * SOL);
+    expect(await walletOf(session, 'solana')).toMatchObject({
+      low_balance: false,
+      estimated_operations_left: Math.floor((2 * SOL) / itemMint),
+    });
     await expectAnnouncedOnce(address, 'wallet.balance_restored');
     expect((await walletEvents(api)).map((event) => event.type)).toEqual(LOW_TYPES);
   });
 
-  it('leaves an idle wallet alone, however low', async () => {
+  it('leaves an idle wallet alone, however low (the wallets view still shows it)', async () => {
     const { session, api } = await newAccount();
     const address = (await walletOf(session, 'evm')).public_key as string;
     await setEvmBalance(address, 0n);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await walletEvents(api)).toEqual([]);
+    expect(await walletOf(session, 'evm')).toMatchObject({
+      balance: '0.0',
+      low_balance: true,
+      estimated_operations_left: 0,
+    });
   });
 });

@@ -510,9 +510,9 @@ function gwei(name: string, value: string): bigint {
 /**
  * A managed wallet is announced low (`wallet.balance_low`) below its network's threshold,
  * `WALLET_LOW_BALANCE_<NETWORK>` in native units; 0 turns the announcement off. The defaults
- * are a few dozen typical operations: 0.1 SOL pays about 20 item mints (rent of the new mint
- * account, about 0.0045 SOL, plus fees); 0.01 of an EVM network's coin pays 50 NFT mints
- * (200k gas) at 1 gwei, a handful on Ethereum itself, where deployments should raise it.
+ * are a few dozen typical operations: 0.1 SOL pays about 14 item mints (about 0.0072 SOL each,
+ * mostly the rent of the new mint and token accounts); 0.01 of an EVM network's coin pays 50
+ * NFT mints (200k gas) at 1 gwei, a handful on Ethereum itself, where deployments should raise it.
  */
 const DEFAULT_LOW_BALANCE: Readonly<Record<ChainFamily, string>> = { evm: '0.01', solana: '0.1' };
 const NATIVE_DECIMALS: Readonly<Record<ChainFamily, number>> = { evm: 18, solana: 9 };

@@ -35,6 +35,7 @@ import { UsageReader } from './usage/usage-reader';
 import { WalletService } from './wallets/wallet.service';
 import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
 import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
+import { TypicalOperationCosts } from './wallets/typical-operation-costs';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
 import { WebhookPump } from './webhooks/webhook-pump';
 import { WebhookSender } from './webhooks/webhook-sender';
@@ -47,6 +48,7 @@ const SERVICES = [
   WalletService,
   WalletFundsRecorder,
   WalletFundsMonitor,
+  TypicalOperationCosts,
   AssetLocator,
   MetadataHost,
   TokenService,

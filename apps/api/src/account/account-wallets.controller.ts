@@ -1,17 +1,18 @@
-import { Controller, Get, Logger } from '@nestjs/common';
+import { Controller, Get, Inject, Logger } from '@nestjs/common';
 import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
-import type { ChainFamily } from '@app/config';
+import { APP_CONFIG, type AppConfig, type ChainFamily } from '@app/config';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { NetworkRegistry } from '@app/chains';
-import { AccountService, WalletQueries } from '@app/domain';
+import { AccountService, TypicalOperationCosts, WalletQueries } from '@app/domain';
 import { AccountId, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
 import { arrayOf, strictObject } from '../http/docs/schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { ACCOUNT_WALLET_VIEW } from './account.schema';
 import { presentWallet } from '../wallets/wallet.presenter';
+import { presentWalletFunds, type WalletFundsView } from './wallet-funds.presenter';
 
-export interface AccountWalletView {
+export interface AccountWalletView extends WalletFundsView {
   network: ChainFamily;
   /** The concrete network the balance was read on (`evm` is the deployment's default). */
   resolved_network: string;
@@ -33,9 +34,11 @@ export class AccountWalletsController {
   private readonly logger = new Logger(AccountWalletsController.name);
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accounts: AccountService,
     private readonly wallets: WalletQueries,
     private readonly networks: NetworkRegistry,
+    private readonly costs: TypicalOperationCosts,
   ) {}
 
   @Get('wallets')
@@ -66,16 +69,33 @@ export class AccountWalletsController {
       public_key: wallet.public_key,
       currency: definition.currency.symbol,
     };
+    const funds = (balance: bigint | null, cost: bigint | null) =>
+      presentWalletFunds(
+        balance,
+        this.config.walletFunds.lowBalance[definition.network],
+        cost,
+        definition.currency.decimals,
+      );
+    // Without a cost the page still shows the balance; only the estimate is left out.
+    const cost = bounded(this.costs.of(definition), BALANCE_WAIT_MS).catch(() => null);
     try {
       // A person refreshing the page asks for the chain as it is now, not the cache's answer.
-      const read = this.wallets.get(accountId, wallet.public_key, undefined, true);
-      const view = presentWallet(await bounded(read, BALANCE_WAIT_MS));
-      return { ...base, resolved_network: view.network, balance: view.balance };
+      const read = await bounded(
+        this.wallets.get(accountId, wallet.public_key, undefined, true),
+        BALANCE_WAIT_MS,
+      );
+      const view = presentWallet(read);
+      return {
+        ...base,
+        resolved_network: view.network,
+        balance: view.balance,
+        ...funds(read.balance.value, await cost),
+      };
     } catch (error) {
       this.logger.warn(
         `No balance for ${definition.network} ${wallet.public_key}: ${String(error)}`,
       );
-      return { ...base, balance: null };
+      return { ...base, balance: null, ...funds(null, null) };
     }
   }
 }

@@ -38,4 +38,15 @@ export const ACCOUNT_WALLET_VIEW = viewSchema<AccountWalletView>('AccountWalletV
   public_key: text,
   balance: nullable({ type: 'string', description: 'Native units; null when the chain is down' }),
   currency: text,
+  low_balance: nullable({
+    type: 'boolean',
+    description:
+      "Below the network's low-balance threshold (WALLET_LOW_BALANCE_<NETWORK>); null when the balance is unknown",
+  }),
+  low_balance_threshold: { type: 'string', description: 'Native units' },
+  estimated_operations_left: nullable({
+    type: 'integer',
+    description:
+      'Roughly how many more operations the balance pays for, at the cost of a typical one now (EVM: an NFT mint, 200k gas at the fee cap; Solana: an item mint, its fees and the rent of its new accounts), rounded down; null when the balance is unknown',
+  }),
 });

@@ -765,7 +765,7 @@ export interface components {
              *       "operation.failed"
              *     ]
              */
-            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled")[];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored")[];
             /** @example settlements to the backend */
             description?: string;
             /** @default true */
@@ -779,7 +779,7 @@ export interface components {
              *       "operation.confirmed"
              *     ]
              */
-            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled")[];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored")[];
             description?: string;
             enabled?: boolean;
         };
@@ -877,6 +877,12 @@ export interface components {
             /** @description Native units; null when the chain is down */
             balance: string | null;
             currency: string;
+            /** @description Below the network's low-balance threshold (WALLET_LOW_BALANCE_<NETWORK>); null when the balance is unknown */
+            low_balance: boolean | null;
+            /** @description Native units */
+            low_balance_threshold: string;
+            /** @description Roughly how many more operations the balance pays for, at the cost of a typical one now (EVM: an NFT mint, 200k gas at the fee cap; Solana: an item mint, its fees and the rent of its new accounts), rounded down; null when the balance is unknown */
+            estimated_operations_left: number | null;
         };
         NetworkView: {
             /** @enum {string} */
@@ -999,7 +1005,7 @@ export interface components {
             id: string;
             sequence: number;
             /** @enum {string} */
-            type: "operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled";
+            type: "operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored";
             /** Format: date-time */
             created_at: string;
             /** @description An operation event: the operation as it was then */

@@ -108,9 +108,52 @@ describe('dashboard in a real browser', () => {
     expect(await evm.locator('.balance').textContent()).toBe('100.0 ETH');
     expect(await evm.locator('.network').textContent()).toBe('base');
     expect(await evm.locator('.address').textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await solana.locator('.operations-left').textContent()).toMatch(
+      /^About [\d,]+ operations left at today's fees$/,
+    );
+    expect(await page.locator('.wallet .badge.low').count()).toBe(0);
 
     await page.locator('#ops-empty').waitFor();
     expect(await page.locator('#ops-empty').textContent()).toBe('No operations yet.');
+  });
+
+  it('badges a wallet below its low-balance threshold, with the operations it has left', async () => {
+    const evm = page.locator('.wallet', { hasText: 'EVM wallet' });
+    const address = (await evm.locator('.address').textContent())!;
+    const setBalance = (wei: string) =>
+      fetch(chains.evmRpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'anvil_setBalance',
+          params: [address, wei],
+        }),
+      });
+    const refresh = () =>
+      page
+        .locator('section[aria-labelledby="wallets-title"]')
+        .getByRole('button', { name: 'Refresh' })
+        .click();
+
+    await setBalance('0x0'); // under the default threshold, 0.01 ETH
+    await refresh();
+    const badge = evm.locator('.badge.low');
+    await badge.waitFor();
+    expect(await badge.textContent()).toBe('Low balance');
+    expect(await badge.getAttribute('title')).toBe(
+      'Below 0.01 ETH: fund it to keep operations flowing',
+    );
+    expect(await evm.locator('.operations-left').textContent()).toBe(
+      "About 0 operations left at today's fees",
+    );
+    expect(await page.locator('.wallet .badge.low').count()).toBe(1);
+
+    await setBalance('0x56bc75e2d63100000'); // 100 ETH again
+    await refresh();
+    await evm.locator('.balance', { hasText: '100.0 ETH' }).waitFor();
+    expect(await page.locator('.wallet .badge.low').count()).toBe(0);
   });
 
   it('issues a key shown once, which the copy button copies and the API accepts', async () => {

@@ -33,7 +33,8 @@ import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
  *   revoked_at: string | null }} ApiKey
  * @typedef {ApiKey & { key: string }} IssuedApiKey
  * @typedef {{ network: string, resolved_network: string, public_key: string,
- *   balance: string | null, currency: string }} Wallet
+ *   balance: string | null, currency: string, low_balance: boolean | null,
+ *   low_balance_threshold: string, estimated_operations_left: number | null }} Wallet
  * @typedef {{ operation_id: string, kind: string, network: string, status: string,
  *   tx: string | null, created_at: string }} Operation
  * @typedef {{ operations: Operation[], next_cursor: string | null }} OperationsPage
@@ -255,13 +256,34 @@ function walletItem(wallet) {
     el('h3', { id: titleId }, [
       document.createTextNode(`${family} wallet`),
       el('span', { class: 'network', text: wallet.resolved_network }),
+      ...(wallet.low_balance ? [lowBalanceBadge(wallet)] : []),
     ]),
     balance,
+    ...(wallet.estimated_operations_left === null ? [] : [operationsLeft(wallet)]),
     el('div', { class: 'address-row' }, [
       el('code', { class: 'address', text: wallet.public_key }),
       copy,
     ]),
   ]);
+}
+
+/** @param {Wallet} wallet */
+function lowBalanceBadge(wallet) {
+  return el('span', {
+    class: 'badge low',
+    text: 'Low balance',
+    title: `Below ${wallet.low_balance_threshold} ${wallet.currency}: fund it to keep operations flowing`,
+  });
+}
+
+/** @param {Wallet} wallet */
+function operationsLeft(wallet) {
+  const count = wallet.estimated_operations_left ?? 0;
+  const noun = count === 1 ? 'operation' : 'operations';
+  return el('p', {
+    class: 'operations-left',
+    text: `About ${count.toLocaleString('en-US')} ${noun} left at today's fees`,
+  });
 }
 
 // ---- Paged lists (operations, activity) ------------------------------------------------------

@@ -1,5 +1,7 @@
 import { registerSession } from '@test/support/accounts';
 import type { HttpClient } from '@test/support/http-client';
+import { sample } from '@test/support/prometheus-text';
+import { freePort } from '@test/support/service-process';
 import { startServiceStack, type ServiceStack } from '@test/support/service-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 
@@ -24,10 +26,11 @@ interface EventView {
 describe('wallet balance events', () => {
   let stack: ServiceStack;
   let hooks: WebhookReceiver;
+  let metricsUrl: string;
 
   beforeAll(async () => {
     stack = await startServiceStack({
-      workers: 2,
+      workers: 1,
       env: {
         WALLET_BALANCE_CHECK_MS: '200',
         WALLET_LOW_BALANCE_BASE: '1',
@@ -37,6 +40,10 @@ describe('wallet balance events', () => {
       },
       chains: { slotMs: 50 },
     });
+    // A second worker, serving its metrics: both read the balances and race to record them.
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    await stack.startWorker({ WORKER_METRICS_PORT: String(metricsPort) });
     hooks = await startWebhookReceiver();
   });
 
@@ -125,6 +132,13 @@ describe('wallet balance events', () => {
       balance: '0.5',
       threshold: '1',
     });
+
+    const balanceGauge = async () =>
+      sample(await (await fetch(metricsUrl)).text(), 'ais_managed_wallet_balance', {
+        network: 'base',
+        address,
+      });
+    expect(await balanceGauge()).toBe(0.5);
 
     await setEvmBalance(address, 3n * ETH);
     expect(await walletOf(session, 'evm')).toMatchObject({ balance: '3.0', low_balance: false });

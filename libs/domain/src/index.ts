@@ -37,6 +37,7 @@ export * from './security/tokens';
 export * from './usage/usage-reader';
 export * from './wallets/wallet.service';
 export * from './wallets/wallet-funds-monitor';
+export * from './wallets/wallet-funds-recorder';
 export * from './wallets/wallet-funds-transition';
 export * from './wallets/operation-cost';
 export * from './wallets/typical-operation-costs';

@@ -174,7 +174,7 @@ describe('the client', () => {
 
   it('manages webhooks and API keys', async () => {
     const hook = await client.post('/webhooks', {
-      body: { url: 'https://example.com/hook', event_types: ['operation.confirmed'] },
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['operation.confirmed'] },
     });
     const id = { id: hook.id };
     await client.get('/webhooks/{id}', { path: id });
@@ -220,7 +220,7 @@ describe('the client', () => {
     await client.get('/account/audit', { query: { limit: 5 } });
     const events = await client.get('/events', { query: { limit: 50 } });
     expect(events.events.length).toBeGreaterThan(0);
-    const hook = await client.post('/webhooks', { body: { url: 'https://example.com/hook' } });
+    const hook = await client.post('/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } });
     await client.get('/webhooks');
     await client.patch('/webhooks/{id}', { path: { id: hook.id }, body: { enabled: false } });
     await client.get('/webhooks/{id}/deliveries', { path: { id: hook.id } });

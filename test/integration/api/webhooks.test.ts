@@ -158,6 +158,36 @@ describe('webhook endpoints API', () => {
     }
   });
 
+  it('takes http and loopback receivers in the local profile, and refuses the rest as outside it', async () => {
+    // An account of its own: the tests above leave this one at its cap of endpoints.
+    const { session } = await registerSession(await app.getUrl(), 'webhooks-local');
+    for (const [url, reason] of [
+      ['http://169.254.169.254/latest', 'link-local address (169.254.169.254)'],
+      ['http://10.0.0.1/hook', 'private address (10.0.0.1)'],
+      ['http://192.168.1.1/hook', 'private address (192.168.1.1)'],
+      ['http://[fe80::1]/hook', 'link-local address (fe80::1)'],
+      ['http://0.0.0.0/hook', 'unspecified address (0.0.0.0)'],
+      ['http://[2002:7f00:1::]/hook', '6to4 address embedding 127.0.0.1'],
+      ['http://metadata.google.internal/computeMetadata/v1/', 'metadata.google.internal'],
+    ]) {
+      const response = await session.post('/webhooks', { url });
+      expect({ url, status: response.status }).toEqual({ url, status: 400 });
+      expect(response.body.message).toContain(reason);
+    }
+    // WHATWG URL parsing reads integer and octal hosts as the address they spell: stored so.
+    for (const [url, stored] of [
+      ['http://2130706433:9/int', 'http://127.0.0.1:9/int'],
+      ['http://0177.0.0.1:9/octal', 'http://127.0.0.1:9/octal'],
+      ['http://localhost:9/name', 'http://localhost:9/name'],
+      ['http://[::1]:9/v6', 'http://[::1]:9/v6'],
+    ]) {
+      const created = await session.post('/webhooks', { url });
+      expect({ url, status: created.status }).toEqual({ url, status: 200 });
+      expect(created.body.data.url).toBe(stored);
+      await session.delete(`/webhooks/${created.body.data.id}`);
+    }
+  });
+
   it("keeps one account's endpoints from another", async () => {
     const { id } = (await session.get('/webhooks')).body.data.webhooks[0];
     const other = await registerSession(session.baseUrl, 'webhooks-other');
@@ -200,6 +230,10 @@ describe('webhook URLs outside the local profile', () => {
     ['https://[::ffff:10.1.2.3]/hook', 'private address'],
     ['https://[fd00::1]/hook', 'unique local (ULA) address'],
     ['https://localhost/hook', 'localhost resolves to'],
+    ['https://[2002:7f00:1::]/hook', '6to4 address embedding 127.0.0.1, a loopback address'],
+    ['https://[64:ff9b:1::a9fe:a9fe]/hook', 'local-use NAT64 address'],
+    ['https://[64:ff9b::a9fe:a9fe]/hook', 'NAT64 address embedding 169.254.169.254'],
+    ['https://[2001::1]/hook', 'Teredo server address embedding 0.0.0.0'],
   ])('refuses %s', async (url, reason) => {
     const response = await session.post('/webhooks', { url });
     expect(response.status).toBe(400);

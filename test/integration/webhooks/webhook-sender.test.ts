@@ -116,7 +116,27 @@ describe('webhook sender', () => {
     expect(literal.error).toBe('refused: 127.0.0.1 is a loopback address');
     const plain = await devnet.send(webhook(receiver.url));
     expect(plain.error).toBe('refused: the URL is not https');
+    const sixToFour = await devnet.send(webhook(`https://[2002:7f00:1::]:${receiver.port}/`));
+    expect(sixToFour.error).toBe(
+      'refused: 2002:7f00:1:: is a 6to4 address embedding 127.0.0.1, a loopback address',
+    );
     expect(receiver.connections()).toBe(0);
+    await receiver.close();
+  });
+
+  it('in the local profile, takes loopback receivers by name and refuses other private ones', async () => {
+    const receiver = await server((_, response) => response.writeHead(200).end());
+    const byName = await local.send(webhook(`http://localhost:${receiver.port}/hooks`));
+    expect(byName).toMatchObject({ ok: true, status: 200 });
+    for (const [host, kind] of [
+      ['169.254.169.254', 'a link-local'],
+      ['10.0.0.1', 'a private'],
+      ['0.0.0.0', 'an unspecified'],
+    ]) {
+      const refused = await local.send(webhook(`http://${host}:${receiver.port}/hooks`));
+      expect(refused).toMatchObject({ ok: false, status: null });
+      expect(refused.error).toBe(`refused: ${host} is ${kind} address`);
+    }
     await receiver.close();
   });
 });

@@ -4,7 +4,12 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { publicOnlyLookup, refusedAddressKind } from './webhook-address-policy';
+import {
+  allowedAddressLookup,
+  refusedAddressKind,
+  webhookTargets,
+  type WebhookTargets,
+} from './webhook-address-policy';
 import { hostOf } from './webhook-url-policy';
 
 /** How much of a receiver's answer is read (for the delivery log); the rest is dropped. */
@@ -31,16 +36,21 @@ export interface WebhookResponse {
 
 /**
  * Sends one webhook: a POST with a timeout for the whole exchange, no redirects followed, at most
- * a few KB of the answer read. Outside the `local` profile only https to public addresses: the
- * address is checked as the socket connects (see publicOnlyLookup), not only when the URL was
- * registered.
+ * a few KB of the answer read. Only to the addresses the profile allows (see WebhookTargets):
+ * the address is checked as the socket connects (see allowedAddressLookup), not only when the
+ * URL was registered.
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
   private readonly httpAgent = new HttpAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
+  private readonly targets: WebhookTargets;
+  private readonly lookup: ReturnType<typeof allowedAddressLookup>;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.targets = webhookTargets(config.profile);
+    this.lookup = allowedAddressLookup(this.targets);
+  }
 
   async send(webhook: WebhookRequest): Promise<WebhookResponse> {
     const started = performance.now();
@@ -51,15 +61,15 @@ export class WebhookSender implements OnApplicationShutdown {
       error: boundedText(error, 500),
     });
     const url = new URL(webhook.url);
-    const restricted = this.config.profile !== 'local';
-    if (restricted) {
-      if (url.protocol !== 'https:') return failed('refused: the URL is not https');
-      const host = hostOf(url);
-      const kind = isIP(host) ? refusedAddressKind(host) : null;
-      if (kind) return failed(`refused: ${host} is ${kind} address`);
+    if (url.protocol !== 'https:' && !this.targets.httpAllowed) {
+      return failed('refused: the URL is not https');
     }
+    // An address literal is connected to without a lookup: it is checked here instead.
+    const host = hostOf(url);
+    const kind = isIP(host) ? refusedAddressKind(host, this.targets) : null;
+    if (kind) return failed(`refused: ${host} is ${kind} address`);
     try {
-      const response = await this.post(url, webhook, restricted);
+      const response = await this.post(url, webhook);
       const latencyMs = Math.round(performance.now() - started);
       const status = response.status;
       if (status >= 200 && status < 300) return { status, ok: true, latencyMs, error: null };
@@ -72,11 +82,7 @@ export class WebhookSender implements OnApplicationShutdown {
     }
   }
 
-  private post(
-    url: URL,
-    webhook: WebhookRequest,
-    restricted: boolean,
-  ): Promise<{ status: number; body: string }> {
+  private post(url: URL, webhook: WebhookRequest): Promise<{ status: number; body: string }> {
     const https = url.protocol === 'https:';
     const timeoutMs = this.config.webhooks.timeoutMs;
     return new Promise((resolve, reject) => {
@@ -89,7 +95,7 @@ export class WebhookSender implements OnApplicationShutdown {
           'content-length': Buffer.byteLength(webhook.body),
           'user-agent': USER_AGENT,
         },
-        lookup: restricted ? publicOnlyLookup : undefined,
+        lookup: this.lookup,
       });
       const timer = setTimeout(
         () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)),

@@ -3,25 +3,29 @@ import { isIP } from 'node:net';
 import { AppError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
-  assertPublicAddresses,
+  assertAllowedAddresses,
   RefusedAddressError,
   refusedAddressKind,
   resolveAll,
+  webhookTargets,
+  type WebhookTargets,
 } from './webhook-address-policy';
 
 const MAX_URL_LENGTH = 2_000;
 
 /**
- * Which URLs may receive webhooks. Outside the `local` profile: https only, and only hosts that
- * are (or resolve only to) public addresses; the sender checks the address again when it
- * connects. The `local` profile takes http and loopback receivers (development, tests).
+ * Which URLs may receive webhooks: https only, and only hosts that are (or resolve only to)
+ * public addresses; the sender checks the address again when it connects. The `local` profile
+ * also takes http and loopback receivers (development, tests), nothing else non-public.
+ * What is stored is the URL as WHATWG parsing writes it: `http://2130706433/` and
+ * `http://0177.0.0.1/` are stored, and judged, as `http://127.0.0.1/`.
  */
 @Injectable()
 export class WebhookUrlPolicy {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  private readonly targets: WebhookTargets;
 
-  get restricted(): boolean {
-    return this.config.profile !== 'local';
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.targets = webhookTargets(config.profile);
   }
 
   /** The URL as stored, or a 400 naming what is wrong with it. */
@@ -41,11 +45,12 @@ export class WebhookUrlPolicy {
     if (url.username || url.password) {
       throw AppError.badRequest('url must not carry credentials.');
     }
-    if (!this.restricted) return url.toString();
-    if (url.protocol !== 'https:') throw AppError.badRequest('url must use https.');
+    if (url.protocol !== 'https:' && !this.targets.httpAllowed) {
+      throw AppError.badRequest('url must use https.');
+    }
     const host = hostOf(url);
     if (isIP(host)) {
-      const kind = refusedAddressKind(host);
+      const kind = refusedAddressKind(host, this.targets);
       if (kind) throw AppError.badRequest(`url must not point at ${kind} address (${host}).`);
       return url.toString();
     }
@@ -56,7 +61,7 @@ export class WebhookUrlPolicy {
       throw AppError.badRequest(`url's host ${host} does not resolve.`);
     }
     try {
-      assertPublicAddresses(host, addresses);
+      assertAllowedAddresses(host, addresses, this.targets);
     } catch (error) {
       if (error instanceof RefusedAddressError) {
         throw AppError.badRequest(`url must not point at a non-public address: ${error.message}.`);

@@ -1,7 +1,8 @@
 /**
  * The fault suite: token mints over EVM and Solana through the HTTP API while the worker is
- * SIGKILLed three times, Redis is flushed, Postgres restarts, one RPC endpoint per chain dies and
- * the EVM chain reorgs twice (its newest blocks replaced by empty ones, their transactions gone);
+ * SIGKILLed three times, Redis is flushed, Postgres restarts, one RPC endpoint per chain dies,
+ * the EVM chain reorgs twice (its newest blocks replaced by empty ones, their transactions gone)
+ * and the account's wallets are drained for a while (writes then fail as 409 or wait for funds);
  * then every recipient's balance is read from the chains, which tell whether each accepted mint
  * landed exactly once. Uses a Postgres and a Redis of its own (never the shared ones).
  *
@@ -14,6 +15,7 @@
  *   CHAOS_SEED=<n>              replays a fault schedule (printed by every run)
  *   CHAOS_SETTLE_TIMEOUT_MS=300000   how long to wait for settlement after the last fault
  *   CHAOS_PG_DOWN_MS=3000       how long Postgres stays down
+ *   CHAOS_DRAIN_MS=3000         how long the account's wallets stay empty (0: never drained)
  *   CHAOS_STALL_MS=90000        no progress for this long: the remaining faults strike at once
  * Exit code 1 when a mint was lost or doubled; figures in test-results/chaos.json.
  */
@@ -40,6 +42,7 @@ import {
 import { startOwnPostgres } from './own-postgres';
 import { rpcEndpointPairs } from './rpc-endpoints';
 import { Supervisor } from './supervisor';
+import { drainWallets } from './wallet-drain';
 
 const ROOT = join(__dirname, '..', '..');
 const RESULTS = join(ROOT, 'test-results');
@@ -52,6 +55,7 @@ const config = {
   seed: envInt('CHAOS_SEED', Math.floor(Math.random() * 2 ** 31)),
   settleTimeoutMs: envInt('CHAOS_SETTLE_TIMEOUT_MS', 300_000),
   pgDownMs: envInt('CHAOS_PG_DOWN_MS', 3_000),
+  drainMs: envInt('CHAOS_DRAIN_MS', 3_000),
   /** Progress standing still this long: the remaining faults strike anyway (the run must end). */
   stallMs: envInt('CHAOS_STALL_MS', 90_000),
   /** A request the API has not accepted after this long is given up (reported, not retried). */
@@ -97,7 +101,9 @@ async function main(): Promise<number> {
   };
   cleanups.push({ name: 'service logs', run: async () => saveLogs() });
 
-  const { api, key: apiKey } = await newAccountClient(stack.http);
+  const { api, key: apiKey, account } = await newAccountClient(stack.http);
+  const walletOf = (family: string) =>
+    account.wallets.find((wallet) => wallet.network === family)!.public_key;
   const tokens = {
     evm: await createToken(api, 'base'),
     solana: await createToken(api, 'solana'),
@@ -134,6 +140,21 @@ async function main(): Promise<number> {
             return `${rpc[chain][0].url} refuses connections for good; ${rpc[chain][1].url} lives`;
           },
         }))
+      : []),
+    ...(config.drainMs > 0
+      ? [
+          {
+            name: 'wallets drained',
+            inject: () =>
+              drainWallets(
+                {
+                  evm: { rpcUrl: stack.chains.evmRpcUrl, wallet: walletOf('evm') },
+                  solana: { rpcUrl: stack.chains.solanaRpcUrl, wallet: walletOf('solana') },
+                },
+                config.drainMs,
+              ),
+          },
+        ]
       : []),
     ...(config.reorgDepth > 0
       ? [1, 2].map((n) => ({

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/common';
 import { AccountService, ApiKeyService } from '@app/domain';
 import { API_KEY_IN_URL_MESSAGE, apiKeyInUrl } from './api-key-in-url';
+import { assertSameOriginWrite } from './cross-site-writes';
 import { AUTH_MODE, type AuthMode, type AuthenticatedRequest } from './auth.decorators';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -57,6 +58,7 @@ export class AuthGuard implements CanActivate {
     const token = request.cookies?.[SESSION_COOKIE];
     const accountId = token ? await this.accounts.accountIdForSession(token) : null;
     if (!accountId) throw AppError.unauthorized('Sign in first: no valid session.');
+    assertSameOriginWrite(request);
     request.accountId = accountId;
     return true;
   }

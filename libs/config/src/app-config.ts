@@ -184,6 +184,8 @@ export interface AppConfig {
     registerPerEmail: RateRule;
     /** Registration attempts per client address. */
     registerPerIp: RateRule;
+    /** Admin Basic sign-ins per client address that did not succeed (/metrics, /admin/queues). */
+    adminPerIp: RateRule;
     /** Active (unrevoked) API keys one account may hold. */
     maxApiKeysPerAccount: number;
   };

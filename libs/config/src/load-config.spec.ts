@@ -358,6 +358,7 @@ describe('loadConfig', () => {
       loginPerIp: { requests: 30, windowSeconds: 60 },
       registerPerEmail: { requests: 5, windowSeconds: 3600 },
       registerPerIp: { requests: 20, windowSeconds: 3600 },
+      adminPerIp: { requests: 10, windowSeconds: 900 },
       maxApiKeysPerAccount: 10,
     });
     // The account's write limit follows the per-key limit unless set.

@@ -568,6 +568,7 @@ function limits(env: Env, perKey: RateRule): AppConfig['limits'] {
     loginPerIp: rateRule('LOGIN_LIMIT_PER_IP', env.LOGIN_LIMIT_PER_IP, '30/60'),
     registerPerEmail: rateRule('REGISTER_LIMIT_PER_EMAIL', env.REGISTER_LIMIT_PER_EMAIL, '5/3600'),
     registerPerIp: rateRule('REGISTER_LIMIT_PER_IP', env.REGISTER_LIMIT_PER_IP, '20/3600'),
+    adminPerIp: rateRule('ADMIN_LIMIT_PER_IP', env.ADMIN_LIMIT_PER_IP, '10/900'),
     maxApiKeysPerAccount: integer(
       'MAX_API_KEYS_PER_ACCOUNT',
       env.MAX_API_KEYS_PER_ACCOUNT,

@@ -92,6 +92,42 @@ describe('Bull Board at /admin/queues', () => {
     });
   });
 
+  it('throttles wrong admin passwords per client address, as sign-ins are', async () => {
+    const { app, http } = await startApiInProcess(services, {
+      ADMIN_USER: 'ops',
+      ADMIN_PASSWORD: 'board-secret',
+      ADMIN_LIMIT_PER_IP: '3/60',
+      QUEUE_PREFIX: `admin-throttle-${Date.now()}`,
+    });
+    try {
+      const right = { authorization: basic('ops', 'board-secret') };
+      const wrong = { authorization: basic('ops', 'guess') };
+      // A success gives its attempt back: a scraper is never throttled.
+      for (let i = 0; i < 5; i += 1) expect((await http.get('/metrics', right)).status).toBe(200);
+      for (let i = 0; i < 3; i += 1) expect((await http.get('/metrics', wrong)).status).toBe(401);
+      // Asking without credentials (a browser's first request) is no guess.
+      expect((await http.get('/admin/queues')).status).toBe(401);
+      for (const [path, headers] of [
+        ['/metrics', wrong],
+        ['/admin/queues', wrong],
+        ['/metrics', right],
+      ] as const) {
+        const refused = await http.get(path, headers);
+        expect({ path, status: refused.status }).toEqual({ path, status: 429 });
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(refused.body).toMatchObject({
+          success: false,
+          error: 'Too many requests',
+          message: expect.stringMatching(
+            /failed admin sign-ins from this address: at most 3 per 60 seconds/,
+          ),
+        });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is not mounted without an admin password', async () => {
     const { app, http } = await startApiInProcess(services);
     try {

@@ -4,17 +4,19 @@ import { FastifyAdapter as BullBoardAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { METRICS, metricsRegistry } from '@app/common';
+import { AppError, METRICS, metricsRegistry } from '@app/common';
 import { NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { AccountBacklog, OperationQueue, refreshAccountGauges } from '@app/queue';
 import { errorEnvelope } from '../http/error-envelope';
+import { AuthThrottle } from '../rate-limit/auth-throttle';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
 /**
  * The operators' routes, behind HTTP Basic credentials from configuration (ADMIN_USER /
- * ADMIN_PASSWORD); without a password they are not mounted at all:
+ * ADMIN_PASSWORD), wrong ones throttled per client address (ADMIN_LIMIT_PER_IP); without a
+ * password they are not mounted at all:
  * - Bull Board over every operation queue at /admin/queues;
  * - Prometheus metrics of the api at /metrics (queue depths are read when scraped).
  */
@@ -25,6 +27,7 @@ export async function mountAdminRoutes(
   const admin = config.admin;
   if (!admin) return;
   const queues = app.get(OperationQueue);
+  const throttle = app.get(AuthThrottle);
   const backlog = app.get(AccountBacklog);
   const networks = NETWORKS.filter((network): network is ConcreteNetwork => network !== 'evm');
   const board = new BullBoardAdapter();
@@ -36,13 +39,34 @@ export async function mountAdminRoutes(
     serverAdapter: board,
   });
   const expected = Buffer.from(`${admin.user}:${admin.password}`);
+  /** Why a request may not use the admin routes (429 past the throttle, 401), or null. */
+  const adminRefusal = async (request: FastifyRequest): Promise<AppError | null> => {
+    const presented = request.headers.authorization;
+    // Asking without credentials (a browser before its prompt) guesses nothing: not counted.
+    if (presented !== undefined) {
+      try {
+        await throttle.admitAdmin(request.ip);
+      } catch (error) {
+        if (error instanceof AppError) return error;
+        throw error;
+      }
+    }
+    if (basicCredentialsMatch(presented, expected)) {
+      await throttle.adminSucceeded(request.ip);
+      return null;
+    }
+    return new AppError('UNAUTHORIZED', 'Admin credentials required.', {
+      'www-authenticate': 'Basic realm="admin", charset="UTF-8"',
+    });
+  };
   await app.register(async (scope: FastifyInstance) => {
     scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!basicCredentialsMatch(request.headers.authorization, expected)) {
+      const refusal = await adminRefusal(request);
+      if (refusal) {
         await reply
-          .status(401)
-          .header('www-authenticate', 'Basic realm="admin", charset="UTF-8"')
-          .send(errorEnvelope(401, 'Admin credentials required.'));
+          .status(refusal.status)
+          .headers(refusal.headers)
+          .send(errorEnvelope(refusal.status, refusal.message));
       }
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });

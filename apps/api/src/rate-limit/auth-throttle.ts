@@ -8,6 +8,7 @@ import { tooManyRequests } from './too-many-requests';
 
 /**
  * The throttles of the public sign-in and registration routes, per client address and per email,
+ * and of the admin routes' Basic credentials, per client address,
  * counted in Redis (shared by every API instance) and checked before the password is hashed or
  * verified: a refused attempt costs no scrypt. An attempt is counted before it is tried, so that
  * many attempts in parallel cannot all slip in before the first failure is known; a sign-in that
@@ -49,6 +50,23 @@ export class AuthThrottle {
     );
   }
 
+  /**
+   * Before an admin Basic password is compared: counted per client address, and given back by
+   * adminSucceeded, so only wrong passwords add up and an address over the limit is refused
+   * even the right one until the window ends.
+   */
+  async admitAdmin(ip: string): Promise<void> {
+    await this.admit(
+      adminIpBucket(ip),
+      this.config.limits.adminPerIp,
+      'failed admin sign-ins from this address',
+    );
+  }
+
+  async adminSucceeded(ip: string): Promise<void> {
+    await this.limiter.refund(adminIpBucket(ip));
+  }
+
   private async admit(bucket: string, rule: RateRule, what: string): Promise<void> {
     const decision = await this.limiter.consume(bucket, rule);
     if (decision && !decision.allowed) {
@@ -58,6 +76,10 @@ export class AuthThrottle {
       );
     }
   }
+}
+
+function adminIpBucket(ip: string): string {
+  return `admin:ip:${addressBucket(ip)}`;
 }
 
 function loginEmailBucket(email: string): string {

@@ -5,6 +5,7 @@ import { expectError, operationUntil, type Data } from '@test/support/envelope-a
 import type { HttpClient } from '@test/support/http-client';
 import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 import { waitForStatus } from '@test/support/operation-polling';
+import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 import {
   newAccountClient,
   startServiceStack,
@@ -31,13 +32,16 @@ describe('an empty EVM wallet', () => {
   let wallet: string;
   let collection: string;
   let otherCollection: string;
+  let hooks: WebhookReceiver;
 
   beforeAll(async () => {
+    hooks = await startWebhookReceiver();
     stack = await startServiceStack({
       env: {
         REBROADCAST_AFTER_MS: '500',
         OPERATION_DEADLINE_MS: '600000',
         RATE_LIMIT_REQUESTS: '100000',
+        WALLET_BALANCE_CHECK_MS: '500',
       },
     });
     provider = evmReader(stack.chains.evmRpcUrl);
@@ -47,12 +51,23 @@ describe('an empty EVM wallet', () => {
     other = (await newAccountClient(stack.http)).api;
     collection = await createBaseCollection(api, 'Dry', 'A wallet that runs dry');
     otherCollection = await createBaseCollection(other, 'Wet', 'A wallet that does not');
+    const endpoint = await api.post('/webhooks', {
+      url: hooks.url,
+      event_types: ['wallet.balance_low', 'wallet.balance_restored'],
+    });
+    expect(endpoint.status).toBe(200);
   });
 
   afterAll(async () => {
     provider?.destroy();
     await stack?.stop();
+    await hooks?.close();
   });
+
+  const walletHooks = (type: string) =>
+    hooks.received.filter((hook) => hook.body.type === type && hook.body.data.address === wallet);
+  const lastWalletHook = () =>
+    [...hooks.received].reverse().find((hook) => hook.body.data.address === wallet)?.body.type;
 
   const setBalance = (wei: bigint) =>
     provider.send('anvil_setBalance', [wallet, `0x${wei.toString(16)}`]);
@@ -132,6 +147,9 @@ describe('an empty EVM wallet', () => {
     const before = await minted();
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
+    // The refunds of the tests before are seen: the wallet is not flagged low any more.
+    await hooks.until(() => lastWalletHook() !== 'wallet.balance_low', 30_000);
+    const lowBefore = walletHooks('wallet.balance_low').length;
     let ids: string[] = [];
     try {
       ids = await Promise.all(
@@ -157,6 +175,8 @@ describe('an empty EVM wallet', () => {
         expect(['signed', 'submitted']).toContain(data.status);
         expect(data.retries.last_error).toMatch(new RegExp(wallet, 'i'));
       }
+      // The account is told, by webhook.
+      await hooks.until(() => walletHooks('wallet.balance_low').length > lowBefore, 30_000);
       // Another account's writes keep their pace meanwhile.
       const started = Date.now();
       const elsewhere = await other.post(`/nfts/${otherCollection}/mint`, {

@@ -226,6 +226,12 @@ export class EvmSendPipeline {
       for (const item of signed) item.done(undefined, stored(item, 'signed'));
       return;
     }
+    if (results.some((result) => result.kind === 'insufficient-funds')) {
+      // The balance moved since the batch read it (a drain, another sender): say what is left.
+      funds.left = await this.evm
+        .pendingBalance(signer.network, signer.address)
+        .catch(() => funds.left);
+    }
     const refusals = results.map((result, index) =>
       this.refusalOf(signer, signed[index], result, funds),
     );

@@ -20,8 +20,8 @@ interface OperationRow {
   tx_hash: string | null;
   signed_tx: string | null;
   last_valid_block_height: string | null;
-  ephemeral_secret: Buffer | null;
-  ephemeral_key_id: string | null;
+  new_mint_secret: Buffer | null;
+  new_mint_key_id: string | null;
   result: { mintAddress?: string; tokenId?: string } | null;
   error_code: string | null;
 }
@@ -114,9 +114,9 @@ describe('Solana recovery', () => {
         await connection.getBlockHeight('confirmed'),
       );
       // The new item's keypair is kept with the operation, sealed (iv + tag + 32-byte seed).
-      expect(signed.ephemeral_secret).toBeInstanceOf(Buffer);
-      expect(signed.ephemeral_secret!.length).toBe(12 + 16 + 32);
-      expect(signed.ephemeral_key_id).toBe('local-dev');
+      expect(signed.new_mint_secret).toBeInstanceOf(Buffer);
+      expect(signed.new_mint_secret!.length).toBe(12 + 16 + 32);
+      expect(signed.new_mint_key_id).toBe('local-dev');
       const status = await connection.getSignatureStatus(signed.tx_hash!, {
         searchTransactionHistory: true,
       });

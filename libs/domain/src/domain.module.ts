@@ -7,7 +7,7 @@ import { AuditReader } from './audit/audit-reader';
 import { AuditTrail } from './audit/audit-trail';
 import { AccountEventFeed } from './events/account-event-feed';
 import { AccountEventWakeups } from './events/account-event-wakeups';
-import { MetadataHost } from './assets/metadata';
+import { MetadataDocuments } from './assets/metadata-documents';
 import { NftLocator } from './assets/nft-locator';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
@@ -16,7 +16,7 @@ import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
 import { EvmUnfundedOperations } from './operations/evm/evm-unfunded';
 import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
 import { FaultInjection } from './operations/fault-injection';
-import { ManagedSigner } from './operations/managed-signer';
+import { WalletSecrets } from './operations/wallet-secrets';
 import { OperationDetailReader } from './operations/operation-detail';
 import { OperationReader } from './operations/operation-reader';
 import { OperationRunner } from './operations/operation-runner';
@@ -50,7 +50,7 @@ const SERVICES = [
   WalletFundsMonitor,
   TypicalOperationCosts,
   AssetLocator,
-  MetadataHost,
+  MetadataDocuments,
   TokenService,
   NftService,
   NftLocator,
@@ -70,7 +70,7 @@ const SERVICES = [
   EvmUnfundedOperations,
   EvmSendPipeline,
   SolanaOperationExecutor,
-  ManagedSigner,
+  WalletSecrets,
   FaultInjection,
   Reconciler,
   AuditTrail,

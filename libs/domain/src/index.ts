@@ -7,7 +7,7 @@ export * from './accounts/api-key.service';
 export * from './accounts/managed-wallets';
 export * from './assets/amounts';
 export * from './assets/asset-inputs';
-export * from './assets/metadata';
+export * from './assets/metadata-documents';
 export * from './assets/nft.service';
 export * from './assets/token.service';
 export * from './audit/audit-reader';

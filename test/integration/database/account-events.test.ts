@@ -76,6 +76,20 @@ describe('account events', () => {
     expect(await events.listAfter(accountId, 2n, 10)).toHaveLength(1);
   });
 
+  it("leaves a new mint's sealed secret out of every operation snapshot", async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    operation.newMintSecret = Buffer.from('sealed-new-mint-seed');
+    operation.newMintKeyId = 'key-1';
+    await operations.insert(dataSource.manager, operation);
+    await operations.fail(operation.id, { code: 'BAD_GATEWAY', message: 'reverted' });
+    const stored = JSON.stringify(await events.listAfter(accountId, 0n, 10));
+    expect(stored).toContain('operation.failed');
+    for (const leak of ['new_mint', 'key-1', Buffer.from('sealed-new-mint-seed').toString('hex')]) {
+      expect(stored).not.toContain(leak);
+    }
+  });
+
   it('numbers concurrent writers of one account with no gap and no repeat', async () => {
     const accountId = await newAccount();
     await Promise.all(

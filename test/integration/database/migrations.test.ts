@@ -39,7 +39,7 @@ describe('migrations', () => {
       expect(columns.sort()).toEqual([
         'managed_wallets.secret_ciphertext',
         'managed_wallets.secret_key_id',
-        'operations.ephemeral_secret',
+        'operations.new_mint_secret',
         'webhook_endpoints.previous_secret_ciphertext',
         'webhook_endpoints.previous_secret_expires_at',
         'webhook_endpoints.previous_secret_key_id',

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
-import { MetadataHost } from '@app/domain';
+import { MetadataDocuments } from '@app/domain';
 import { Public } from '../auth/auth.decorators';
 import { ApiErrors } from '../http/docs/api-envelope.decorator';
 import { freeObject } from '../http/docs/schema';
@@ -13,7 +13,7 @@ import { freeObject } from '../http/docs/schema';
 @Public()
 @Controller('metadata')
 export class MetadataController {
-  constructor(private readonly metadata: MetadataHost) {}
+  constructor(private readonly metadata: MetadataDocuments) {}
 
   @Get(':id')
   @ApiResponse({

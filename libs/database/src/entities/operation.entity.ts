@@ -74,11 +74,11 @@ export class OperationEntity {
    * mint), sealed with the master key (associated data: the operation id). Made once, kept
    * across re-signing, so a retry never creates a second asset.
    */
-  @Column('bytea', { name: 'ephemeral_secret', nullable: true })
-  ephemeralSecret?: Buffer | null;
+  @Column('bytea', { name: 'new_mint_secret', nullable: true })
+  newMintSecret?: Buffer | null;
 
-  @Column('text', { name: 'ephemeral_key_id', nullable: true })
-  ephemeralKeyId?: string | null;
+  @Column('text', { name: 'new_mint_key_id', nullable: true })
+  newMintKeyId?: string | null;
 
   @Column('jsonb', { nullable: true })
   result!: AssetOutcome | null;

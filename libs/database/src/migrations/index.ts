@@ -11,6 +11,7 @@ import { ItemOperationsIndex1765610000000 } from './1765610000000-item-operation
 import { EventDeliveriesIndex1765620000000 } from './1765620000000-event-deliveries-index.migration';
 import { AccountPendingIndex1765800000000 } from './1765800000000-account-pending-index.migration';
 import { WalletFunds1765930000000 } from './1765930000000-wallet-funds.migration';
+import { NewMintSecret1765940000000 } from './1765940000000-new-mint-secret.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   EventDeliveriesIndex1765620000000,
   AccountPendingIndex1765800000000,
   WalletFunds1765930000000,
+  NewMintSecret1765940000000,
 ];

@@ -36,9 +36,9 @@ export class SolanaOperationRepository {
       `WITH signed AS (
          UPDATE operations
          SET status = 'signed', signed_tx = $2, tx_hash = $3, last_valid_block_height = $4,
-             ephemeral_secret = COALESCE($5, ephemeral_secret),
-             ephemeral_key_id = COALESCE($6, ephemeral_key_id), updated_at = now()
-         WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR ephemeral_secret IS NULL)
+             new_mint_secret = COALESCE($5, new_mint_secret),
+             new_mint_key_id = COALESCE($6, new_mint_key_id), updated_at = now()
+         WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR new_mint_secret IS NULL)
          RETURNING id, chain_key)
        INSERT INTO operation_transactions
          (chain_key, tx_hash, operation_id, last_valid_block_height, fees, signed_tx)

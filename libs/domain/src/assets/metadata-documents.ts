@@ -3,23 +3,25 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, BoundedCache, newId } from '@app/common';
 import { AssetRepository, type MetadataDocumentEntity } from '@app/database';
 
-export interface HostedDocument {
+/** A metadata document and the URI it will be served at, once its row is stored. */
+export interface PreparedDocument {
   id: string;
   uri: string;
   /** The row to store with the operation that refers to it. */
   row: MetadataDocumentEntity;
 }
 
-/**
- * Metadata JSON the service hosts at GET /metadata/{id}; that URL is the metadata_uri and the
- * token URI. Another uploader (IPFS, S3) would implement the same `host` contract.
- */
-/** Hosted documents never change once written: the small ones are kept in memory once read. */
+/** Documents never change once written: the small ones are kept in memory once read. */
 const CACHED_DOCUMENTS = 2_000;
 const CACHED_DOCUMENT_MAX_CHARS = 16_384;
 
+/**
+ * The metadata JSON documents the service serves at GET /metadata/{id} (that URL is the
+ * metadata_uri and the token URI): `prepare` builds a document's row and URI for the write that
+ * stores it, `get` reads one back. Another store (IPFS, S3) would keep the same two methods.
+ */
 @Injectable()
-export class MetadataHost {
+export class MetadataDocuments {
   private readonly documents = new BoundedCache<Record<string, unknown>>(CACHED_DOCUMENTS);
 
   constructor(
@@ -27,7 +29,7 @@ export class MetadataHost {
     private readonly assets: AssetRepository,
   ) {}
 
-  host(accountId: string, document: Record<string, unknown>): HostedDocument {
+  prepare(accountId: string, document: Record<string, unknown>): PreparedDocument {
     const id = newId();
     return {
       id,

@@ -6,7 +6,7 @@ import { OperationSubmitter, type IdempotencyRequest } from '../operations/opera
 import { AssetLocator } from './asset-locator';
 import { checkEvmTokenId } from './chain-limits';
 import type { CreateCollectionInput, MintNftInput, NftItemInput } from './asset-inputs';
-import { MetadataHost } from './metadata';
+import { MetadataDocuments } from './metadata-documents';
 import { NftLocator } from './nft-locator';
 
 /** NFT collections and their items: create, mint, transfer and burn (operations). */
@@ -17,7 +17,7 @@ export class NftService {
     private readonly locator: AssetLocator,
     private readonly assets: AssetRepository,
     private readonly submitter: OperationSubmitter,
-    private readonly metadata: MetadataHost,
+    private readonly metadata: MetadataDocuments,
     private readonly nfts: NftLocator,
   ) {}
 
@@ -32,7 +32,7 @@ export class NftService {
     const document =
       input.uploadMetadata === false
         ? null
-        : this.metadata.host(accountId, {
+        : this.metadata.prepare(accountId, {
             name: input.name,
             symbol: input.symbol,
             description: input.description,
@@ -91,7 +91,7 @@ export class NftService {
       { address: asset.address, what: 'collection' },
     ]);
     const royalty = itemRoyalty(network, input.seller_fee, asset.details.seller_fee ?? 0);
-    const document = this.metadata.host(accountId, {
+    const document = this.metadata.prepare(accountId, {
       name: input.name,
       symbol: input.symbol,
       description: input.description,

@@ -9,7 +9,7 @@ import {
 import { AssetLocator } from './asset-locator';
 import type { CreateTokenInput, TokenAmountInput } from './asset-inputs';
 import { fromBaseUnits, toChainUnits } from './amounts';
-import { MetadataHost } from './metadata';
+import { MetadataDocuments } from './metadata-documents';
 
 const DEFAULT_DECIMALS = { solana: 9, evm: 18 } as const;
 
@@ -20,14 +20,14 @@ export class TokenService {
     private readonly networks: NetworkRegistry,
     private readonly locator: AssetLocator,
     private readonly submitter: OperationSubmitter,
-    private readonly metadata: MetadataHost,
+    private readonly metadata: MetadataDocuments,
   ) {}
 
   async create(accountId: string, input: CreateTokenInput, idempotency?: IdempotencyRequest) {
     const network = this.networks.resolve(input.network);
     const decimals = input.decimals ?? DEFAULT_DECIMALS[network.family];
     const initialSupply = toChainUnits(input.amount, decimals, network.family);
-    const document = this.metadata.host(accountId, {
+    const document = this.metadata.prepare(accountId, {
       name: input.name,
       symbol: input.symbol,
       description: input.description,

@@ -3,9 +3,12 @@ import type { ChainFamily } from '@app/config';
 import { ManagedWalletRepository } from '@app/database';
 import { SecretBox } from '../security/secret-box';
 
-/** Opens an account's managed wallet secret for the moment of signing; it is never cached. */
+/**
+ * Opens (decrypts) an account's managed wallet secret for the moment of signing, and wipes it
+ * after; it is never cached. The signing itself is the chain adapter's.
+ */
 @Injectable()
-export class ManagedSigner {
+export class WalletSecrets {
   constructor(
     private readonly wallets: ManagedWalletRepository,
     private readonly secretBox: SecretBox,

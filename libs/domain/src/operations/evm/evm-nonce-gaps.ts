@@ -18,7 +18,7 @@ import {
   type OperationEntity,
   type WalletSession,
 } from '@app/database';
-import { ManagedSigner } from '../managed-signer';
+import { WalletSecrets } from '../wallet-secrets';
 import { feePolicyOf } from './evm-fee-policy';
 
 /** Nonces no in-flight operation holds, filled per healing at most (the rest next time). */
@@ -65,7 +65,7 @@ export class EvmNonceGaps {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
-    private readonly managedSigner: ManagedSigner,
+    private readonly secrets: WalletSecrets,
   ) {}
 
   /**
@@ -95,7 +95,7 @@ export class EvmNonceGaps {
     const pending = await this.evm.pendingNonce(network, operation.signer);
     if (pending > operation.nonce!) return;
     // The secret is read before the lock is taken: under it, every query runs on its connection.
-    await this.managedSigner.withSecret(operation.accountId, 'evm', async (secret) => {
+    await this.secrets.withSecret(operation.accountId, 'evm', async (secret) => {
       const signer: WalletSigner = {
         network,
         address: operation.signer,

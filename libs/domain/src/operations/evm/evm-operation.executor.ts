@@ -14,7 +14,7 @@ import {
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
-import { ManagedSigner } from '../managed-signer';
+import { WalletSecrets } from '../wallet-secrets';
 import { OperationSettler } from '../operation-settler';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
@@ -56,7 +56,7 @@ export class EvmOperationExecutor {
     private readonly operations: OperationRepository,
     private readonly pipeline: EvmSendPipeline,
     private readonly settler: OperationSettler,
-    private readonly signer: ManagedSigner,
+    private readonly secrets: WalletSecrets,
     private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
     private readonly unfunded: EvmUnfundedOperations,
@@ -322,7 +322,7 @@ export class EvmOperationExecutor {
         ? replacementFees(previous, market, policy)
         : bumpedFees(previous, market, policy);
     if (!fees) return null;
-    const signed = await this.signer.withSecret(operation.accountId, 'evm', async (secret) =>
+    const signed = await this.secrets.withSecret(operation.accountId, 'evm', async (secret) =>
       this.evm.sign(network, this.evm.signer(secret), unsigned, fees),
     );
     const stored = await this.operations.replaceSigned(operation.id, operation.txHash!, {

@@ -21,7 +21,7 @@ import {
 } from '@app/database';
 import { FaultInjection } from '../fault-injection';
 import { classifyFailure } from '../failure-classifier';
-import { ManagedSigner } from '../managed-signer';
+import { WalletSecrets } from '../wallet-secrets';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
@@ -71,7 +71,7 @@ export class EvmSendPipeline {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
-    private readonly managedSigner: ManagedSigner,
+    private readonly secrets: WalletSecrets,
     private readonly faults: FaultInjection,
     private readonly gaps: EvmNonceGaps,
   ) {}
@@ -110,7 +110,7 @@ export class EvmSendPipeline {
         try {
           // The secret is read before the lock is taken: while the lock's connection is held,
           // every query runs on it, never on a second pool connection (that could deadlock).
-          await this.managedSigner.withSecret(accountId, 'evm', async (secret) => {
+          await this.secrets.withSecret(accountId, 'evm', async (secret) => {
             const signer = {
               network,
               address,

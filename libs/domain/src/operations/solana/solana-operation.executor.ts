@@ -29,7 +29,7 @@ import {
 } from '@app/database';
 import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
-import { ManagedSigner } from '../managed-signer';
+import { WalletSecrets } from '../wallet-secrets';
 import { OperationSettler } from '../operation-settler';
 import { pastDeadline, retriesExhausted } from '../operation-deadline';
 import { RetryLater } from '../retry-later';
@@ -73,7 +73,7 @@ export class SolanaOperationExecutor {
     private readonly solana: SolanaAdapter,
     private readonly operations: OperationRepository,
     private readonly solanaOperations: SolanaOperationRepository,
-    private readonly signer: ManagedSigner,
+    private readonly secrets: WalletSecrets,
     private readonly secretBox: SecretBox,
     private readonly settler: OperationSettler,
     private readonly faults: FaultInjection,
@@ -145,7 +145,7 @@ export class SolanaOperationExecutor {
       newMint?.signer.address,
       this.config.solana,
     );
-    const signed = await this.signer.withSecret(operation.accountId, 'solana', async (secret) =>
+    const signed = await this.secrets.withSecret(operation.accountId, 'solana', async (secret) =>
       signWire(planned.message.bytes, planned.message.signers, [
         ed25519Signer(secret),
         ...(newMint ? [newMint.signer] : []),
@@ -168,9 +168,7 @@ export class SolanaOperationExecutor {
       ...operation,
       ...stored,
       status: 'signed',
-      ...(ephemeral
-        ? { ephemeralSecret: ephemeral.ciphertext, ephemeralKeyId: ephemeral.keyId }
-        : {}),
+      ...(ephemeral ? { newMintSecret: ephemeral.ciphertext, newMintKeyId: ephemeral.keyId } : {}),
       updatedAt: new Date(),
     };
   }
@@ -286,9 +284,9 @@ export class SolanaOperationExecutor {
 
   /** The operation's new mint: its stored seed, or a new one to store with the first signature. */
   private newMintOf(operation: OperationEntity): NewMint {
-    if (operation.ephemeralSecret && operation.ephemeralKeyId) {
+    if (operation.newMintSecret && operation.newMintKeyId) {
       const seed = this.secretBox.open(
-        { ciphertext: operation.ephemeralSecret, keyId: operation.ephemeralKeyId },
+        { ciphertext: operation.newMintSecret, keyId: operation.newMintKeyId },
         operation.id,
       );
       try {

@@ -24,6 +24,8 @@ export interface FuzzTargets {
   victimKeyIds: string[];
   /** `Authorization` of the admin routes. */
   admin: string;
+  /** A webhook endpoint of the fuzz account (to a loopback receiver that is never up). */
+  webhookId: string;
   email: string;
   password: string;
   operationId: string;
@@ -42,7 +44,7 @@ export interface ValidShape {
 }
 
 export interface RouteSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path with `:param` placeholders, as reported in the counts. */
   template: string;
   auth: Auth;
@@ -194,6 +196,45 @@ export const ROUTES: readonly RouteSpec[] = [
         ...(rng.chance(0.5) ? { event_types: ['operation.confirmed'] } : {}),
       },
     }),
+  },
+  {
+    method: 'GET',
+    template: '/webhooks/:id',
+    auth: 'api-key',
+    valid: (t) => ({ params: { id: t.webhookId } }),
+  },
+  {
+    method: 'PATCH',
+    template: '/webhooks/:id',
+    auth: 'api-key',
+    valid: (t, _f, rng) => ({
+      params: { id: t.webhookId },
+      body: rng.pick<Record<string, FuzzValue>>([
+        { url: 'http://127.0.0.1:9/hooks' },
+        { description: 'fuzz', enabled: true },
+        { event_types: ['operation.confirmed'] },
+      ]),
+    }),
+  },
+  {
+    method: 'POST',
+    template: '/webhooks/:id/replay',
+    auth: 'api-key',
+    weight: 0.5,
+    valid: (t, _f, rng) => ({
+      params: { id: t.webhookId },
+      body: rng.pick<Record<string, FuzzValue>>([
+        { from_sequence: 1 },
+        { since: new Date(0).toISOString() },
+      ]),
+    }),
+  },
+  {
+    method: 'GET',
+    template: '/webhooks/:id/deliveries',
+    auth: 'api-key',
+    weight: 0.5,
+    valid: (t) => ({ params: { id: t.webhookId } }),
   },
   {
     method: 'GET',

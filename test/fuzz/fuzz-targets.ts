@@ -53,6 +53,8 @@ export async function prepareTargets(baseUrl: string, adminAuth: string): Promis
     return { token, collection, item };
   };
   const [solana, evm] = await Promise.all([assets('solana'), assets('base')]);
+  const webhook = await api.post('/webhooks', { url: 'http://127.0.0.1:9/hooks' });
+  if (webhook.status !== 200) throw new Error(`webhook: ${JSON.stringify(webhook.body)}`);
   const walletOf = (solana: boolean) =>
     wallets.find((wallet) => (wallet.network === 'solana') === solana)!.public_key;
   const family = (
@@ -81,6 +83,7 @@ export async function prepareTargets(baseUrl: string, adminAuth: string): Promis
     victimSession: cookie(victimSession),
     victimKeyIds: victims.map((key) => key.id as string),
     admin: adminAuth,
+    webhookId: webhook.body.data.id as string,
     email,
     password: PASSWORD,
     operationId: solana.item.operation_id as string,

@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** One request exactly as the fuzzer means to send it: raw path, repeated headers, raw bytes. */
 export interface FuzzRequest {
@@ -82,6 +83,20 @@ export class FuzzTransport {
             headers: response.headers,
             body: Buffer.concat(chunks),
             failure: `answer cut: ${error.message}`,
+          }),
+        );
+      });
+      // Node's client hands the answer to a CONNECT, whatever its status, to 'connect' with
+      // the connection: its body is read off the socket until the server closes it.
+      outgoing.on('connect', (response: IncomingMessage, socket: Socket, head: Buffer) => {
+        const chunks: Buffer[] = [head];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () =>
+          finish({
+            status: response.statusCode,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
           }),
         );
       });

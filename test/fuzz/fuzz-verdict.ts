@@ -16,7 +16,7 @@ export function judge(fuzz: FuzzCase, answer: FuzzAnswer): string | undefined {
   const status = answer.status;
   if (status >= 500) return '5xx';
   if (!answer.headers['x-request-id']) return 'no-x-request-id';
-  if (fuzz.expectRefusal && status < 300) return 'non-JSON body accepted';
+  if (fuzz.mustRefuse && status < 300) return `${fuzz.mustRefuse} accepted`;
   if (fuzz.request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   if (fuzz.bareSuccess && status < 400) return undefined;
   let body: unknown;

@@ -44,6 +44,7 @@ describe('the HTTP edge under fuzzing', () => {
         LOGIN_LIMIT_PER_IP: '10000000/60',
         REGISTER_LIMIT_PER_EMAIL: '10000000/60',
         REGISTER_LIMIT_PER_IP: '10000000/60',
+        ADMIN_LIMIT_PER_IP: '10000000/60',
         MAX_API_KEYS_PER_ACCOUNT: '10000',
         // Without a worker (during the run) a write waits this long before its 202.
         SYNC_WAIT_MS: '200',

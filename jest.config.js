@@ -23,7 +23,11 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       // OPENAPI_CHECK=1: each suite's responses are checked against the OpenAPI document.
-      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-check.setup.ts'],
+      // Every suite: no secret handed out during it may stand in its services' logs.
+      setupFilesAfterEnv: [
+        '<rootDir>/test/support/openapi-check.setup.ts',
+        '<rootDir>/test/support/log-secret-scan.setup.ts',
+      ],
     },
     // Generated hostile requests against the whole service (test/fuzz): `npm run test:fuzz`.
     { ...base, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },

@@ -1,3 +1,5 @@
+import { handedOutSecrets } from './secret-scan';
+
 /** A response as the OpenAPI conformance check reads it (test/support/openapi-conformance.ts). */
 export interface RecordedResponse {
   method: string;
@@ -74,6 +76,7 @@ export class HttpClient {
     });
     const parsed = await parse(response);
     recording?.push({ method, url: response.url, status: response.status, body: parsed });
+    handedOutSecrets.collect(parsed, response.headers);
     return { status: response.status, headers: response.headers, body: parsed };
   }
 
@@ -97,6 +100,7 @@ export class HttpClient {
     if (setCookie) this.cookie = setCookie.split(';')[0];
     const parsed = await parse(response);
     recording?.push({ method, url: response.url, status: response.status, body: parsed });
+    handedOutSecrets.collect(parsed, response.headers);
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 }

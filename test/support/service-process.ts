@@ -14,6 +14,13 @@ export interface ServiceProcess {
   readonly process: ChildProcess;
 }
 
+const started: { name: string; output(): string }[] = [];
+
+/** Every service process this test file started, running or not, with what it printed. */
+export function serviceProcessesStarted(): readonly { name: string; output(): string }[] {
+  return started;
+}
+
 /** Starts `apps/<app>/src/main.ts` as its own process, the way `npm run local` does. */
 export async function startServiceProcess(
   app: 'api' | 'worker',
@@ -38,6 +45,10 @@ export async function startServiceProcess(
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   keepLog(app, env, child);
+  started.push({
+    name: `${app} (pid ${child.pid}, port ${env.API_PORT ?? '-'})`,
+    output: () => output,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,12 @@ import type { ShardLeases, ShardRef } from './shard-leases';
 
 /** What consumes a shard's queue while its lease is held (the worker's BullMQ Worker). */
 export interface ShardConsumer {
-  start(shard: ShardRef): void;
+  /**
+   * Starts consuming. `orphaned`: the shard's last holder died holding it, so jobs it was
+   * running are still marked active, each until its lock lapses: the consumer takes them back
+   * first, so they resume now rather than after the job lock time.
+   */
+  start(shard: ShardRef, orphaned: boolean): void | Promise<void>;
   /**
    * Stops consuming: `graceful` waits for the running jobs (a release), otherwise it stops
    * at once (the lease is another worker's already).
@@ -178,11 +183,11 @@ export class ShardLeaseKeeper {
       (shard) => !this.held.has(keyOf({ network, shard })),
     );
     const taken = await this.leases.acquire(network, candidates, count);
-    for (const shard of taken) {
+    for (const { shard, orphaned } of taken) {
       this.held.set(keyOf({ network, shard }), { network, shard, releasing: false });
-      this.consumer.start({ network, shard });
+      await this.consumer.start({ network, shard }, orphaned);
     }
-    return taken;
+    return taken.map(({ shard }) => shard);
   }
 
   /**

@@ -6,6 +6,12 @@ export interface ShardRef {
   shard: number;
 }
 
+/** A shard just taken, and whether its last holder died holding it (see ShardLeases.acquire). */
+export interface AcquiredShard {
+  shard: number;
+  orphaned: boolean;
+}
+
 /** A network's live workers: how many, and this worker's place among them (by id, from 0). */
 export interface LiveWorkers {
   count: number;
@@ -45,12 +51,32 @@ if not owner then
 end
 return 0`;
 
-/** Takes up to ARGV[3] of the free leases KEYS, in order; returns their 1-based positions. */
+/**
+ * Takes up to ARGV[3] of the free leases among KEYS[2..n+1], in order, n = ARGV[4]; KEYS[n+2..]
+ * are the shards' holder records (who held each last, kept without a TTL) and KEYS[1] the
+ * network's live-worker set. Returns, per lease taken, its 1-based position and 1 when its last
+ * holder was another worker no longer live (it died holding it: its running jobs are orphans),
+ * else 0 (a lease given back by a live worker, or never held).
+ */
 const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = tonumber(ARGV[4])
 local taken = {}
-for i, key in ipairs(KEYS) do
-  if #taken >= tonumber(ARGV[3]) then break end
-  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then taken[#taken + 1] = i end
+for i = 1, n do
+  if #taken >= 2 * tonumber(ARGV[3]) then break end
+  if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    local holder = KEYS[n + i + 1]
+    local last = redis.call('GET', holder)
+    local orphaned = 0
+    if last and last ~= ARGV[1] then
+      local liveUntil = redis.call('ZSCORE', KEYS[1], last)
+      if not liveUntil or tonumber(liveUntil) <= now then orphaned = 1 end
+    end
+    redis.call('SET', holder, ARGV[1])
+    taken[#taken + 1] = i
+    taken[#taken + 1] = orphaned
+  end
 end
 return taken`;
 
@@ -91,6 +117,11 @@ export class ShardLeases {
 
   leaseKey({ network, shard }: ShardRef): string {
     return `${this.options.prefix}:lease:${network}:${shard}`;
+  }
+
+  /** Who held the shard's lease last (no TTL: outlives the lease, to tell a death). */
+  holderKey({ network, shard }: ShardRef): string {
+    return `${this.options.prefix}:holder:${network}:${shard}`;
   }
 
   liveKey(network: ConcreteNetwork): string {
@@ -135,18 +166,36 @@ export class ShardLeases {
     };
   }
 
-  /** Takes up to `count` of the given shards whose lease is free; returns those taken. */
-  async acquire(network: ConcreteNetwork, candidates: number[], count: number): Promise<number[]> {
+  /**
+   * Takes up to `count` of the given shards whose lease is free; returns those taken, each with
+   * whether its last holder died holding it (`orphaned`: jobs it was running are still marked
+   * active under its lapsing locks).
+   */
+  async acquire(
+    network: ConcreteNetwork,
+    candidates: number[],
+    count: number,
+  ): Promise<AcquiredShard[]> {
     if (count <= 0 || candidates.length === 0) return [];
-    const keys = candidates.map((shard) => this.leaseKey({ network, shard }));
-    const taken = await this.redis.shardAcquire(
+    const refs = candidates.map((shard) => ({ network, shard }));
+    const keys = [
+      this.liveKey(network),
+      ...refs.map((ref) => this.leaseKey(ref)),
+      ...refs.map((ref) => this.holderKey(ref)),
+    ];
+    const reply = await this.redis.shardAcquire(
       keys.length,
       ...keys,
       this.options.workerId,
       this.options.ttlMs,
       count,
+      candidates.length,
     );
-    return taken.map((position) => candidates[position - 1]);
+    const taken: AcquiredShard[] = [];
+    for (let i = 0; i < reply.length; i += 2) {
+      taken.push({ shard: candidates[reply[i] - 1], orphaned: reply[i + 1] === 1 });
+    }
+    return taken;
   }
 
   /** Deletes the lease if it is still this worker's; true if it was. */

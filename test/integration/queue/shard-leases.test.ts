@@ -21,6 +21,8 @@ interface Event {
   shard: string;
   what: 'start' | 'stop';
   graceful?: boolean;
+  /** On a start: whether the shard's last holder died holding it. */
+  orphaned?: boolean;
 }
 
 /**
@@ -75,10 +77,10 @@ describe('shard leases', () => {
       new ShardLeases(redis, { prefix, workerId: id, ttlMs }),
       { networks: NETWORKS, shards: SHARDS, ttlMs, handOverAfterMs: HAND_OVER_MS },
       {
-        start: (ref) => {
+        start: (ref, orphaned) => {
           const shard = label(ref);
           consuming.add(shard);
-          events.push({ at: Date.now(), instance: name, shard, what: 'start' });
+          events.push({ at: Date.now(), instance: name, shard, what: 'start', orphaned });
           const owners = running.get(shard) ?? new Set();
           owners.add(name);
           running.set(shard, owners);
@@ -247,6 +249,20 @@ describe('shard leases', () => {
     // lapse no sooner than two thirds of it after; the others look every third of it.
     expect(takenAfter).toBeGreaterThanOrEqual((TTL_MS * 2) / 3 - 50);
     expect(takenAfter).toBeLessThan(TTL_MS + TTL_MS / 3 + 700);
+    // Taken from a dead holder: its consumers are told so (its running jobs are orphans).
+    const takenOver = events.filter((event) => event.what === 'start' && event.at >= killedAt);
+    expect(takenOver.map((event) => event.shard).sort()).toEqual([...cShards].sort());
+    expect(takenOver.every((event) => event.orphaned === true)).toBe(true);
+  });
+
+  it('tells no orphans of shards given back by a live instance, nor of shards never held', async () => {
+    const a = await startInstance('a');
+    await until('a owning every shard', () => evenlySplit([a], SHARDS));
+    const b = await startInstance('b');
+    await until('a split in halves', () => evenlySplit([a, b], SHARDS / 2));
+    const starts = events.filter((event) => event.what === 'start');
+    expect(starts).toHaveLength(SHARDS * NETWORKS.length * 1.5);
+    expect(starts.filter((event) => event.orphaned)).toEqual([]);
   });
 
   it("keeps its shards through a Redis flush: no instance takes the others' meanwhile", async () => {

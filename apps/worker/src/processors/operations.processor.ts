@@ -22,6 +22,7 @@ import {
   type ShardRef,
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
+import { requeueOrphanedJobs } from './orphaned-jobs';
 import { workerId } from '../worker-id';
 import { workerNetworks } from '../worker-networks';
 
@@ -58,7 +59,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       // A shard given back changes hands within the lease time, as a dead worker's does.
       { networks: workerNetworks(this.config), shards, ttlMs, handOverAfterMs: ttlMs },
       {
-        start: (shard) => this.startShard(shard),
+        start: (shard, orphaned) => this.startShard(shard, orphaned),
         stop: (shard, graceful) => this.stopShard(shard, graceful),
       },
       new Logger('ShardLeases'),
@@ -67,9 +68,10 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     this.logger.log(`Taking operations of: ${workerNetworks(this.config).join(', ')}`);
   }
 
-  private startShard({ network, shard }: ShardRef): void {
+  private async startShard({ network, shard }: ShardRef, orphaned: boolean): Promise<void> {
     const name = operationQueueName(network, shard);
     this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    if (orphaned) await this.takeBackOrphans(name, this.connection);
     const worker = new Worker<OperationJobData>(
       name,
       (job, token) =>
@@ -99,6 +101,21 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       this.logger.error(`Queue ${name}: ${boundedText(error.message, LOGGED_ERROR_MAX)}`),
     );
     this.workers.set(name, worker);
+  }
+
+  /** A dead worker's running jobs on a queue this worker now owns: run again now (see there). */
+  private async takeBackOrphans(queueName: string, connection: Redis): Promise<void> {
+    try {
+      const requeued = await requeueOrphanedJobs(queueName, connection, this.config.queue.prefix);
+      if (requeued > 0) {
+        this.logger.warn(`Took back ${requeued} job(s) a dead worker left running on ${queueName}`);
+      }
+    } catch (error) {
+      // Its jobs then come back as stalled once their locks lapse, as before.
+      this.logger.warn(
+        `Could not take back the orphaned jobs of ${queueName}: ${boundedText(error, LOGGED_ERROR_MAX)}`,
+      );
+    }
   }
 
   /** Graceful: the shard's running jobs finish first; otherwise it stops taking jobs at once. */

@@ -36,5 +36,9 @@ export function unfundedPastDeadline(reason: string): AppError {
 function shortfallText({ network, address, balance, needed }: FundsShortfall): string {
   const amount = (value: bigint) =>
     `${formatUnits(value, network.currency.decimals)} ${network.currency.symbol}`;
-  return `wallet ${address} on ${network.network} holds ${amount(balance)}; this write needs about ${amount(needed)}`;
+  const need = `this write needs about ${amount(needed)}`;
+  // Read after the node's refusal: funds may have come back meanwhile.
+  return balance >= needed
+    ? `the node refused it for lack of funds in wallet ${address} on ${network.network}, which holds ${amount(balance)} now; ${need}`
+    : `wallet ${address} on ${network.network} holds ${amount(balance)}; ${need}`;
 }

@@ -32,6 +32,9 @@ const LOGGED_ERROR_MAX = 500;
 /**
  * Takes operation jobs from the queues of this worker's networks (WORKER_NETWORKS): from the
  * shards whose lease it holds (its share of each network's QUEUE_SHARDS), one BullMQ Worker each.
+ * The Workers are built by hand, not by @nestjs/bullmq: they start and stop as leases move
+ * between processes, where @nestjs/bullmq makes one Worker per decorated class for the life of
+ * the process, with options fixed when the class is declared.
  */
 @Injectable()
 export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -51,6 +51,9 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // Built here rather than by @nestjs/bullmq's @Processor: a decorator fixes a Worker's options
+    // when the class is declared, and these come from the typed config at boot (the lock is the
+    // endpoint lease, WEBHOOK_LEASE_MS; the slots WEBHOOK_CONCURRENCY).
     this.worker = new Worker<WebhookPumpJobData>(
       WEBHOOK_QUEUE,
       (job) => LogContext.run({ jobId: job.id, queue: job.queueName }, () => this.handle(job)),

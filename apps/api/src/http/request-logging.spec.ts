@@ -22,7 +22,10 @@ async function requestLine(options: RequestLogOptions): Promise<Record<string, a
   const response = await fastify.inject({
     method: 'GET',
     url: '/things/7',
-    headers: { 'api-key': 'secret-key-value' },
+    headers: {
+      'api-key': 'secret-key-value',
+      referer: 'https://app.example/page?token=referred-secret&tab=2',
+    },
   });
   expect(response.statusCode).toBe(200);
   await fastify.close();
@@ -52,5 +55,7 @@ describe('the request line', () => {
   it('redacts credentials when it carries the headers', async () => {
     const line = await requestLine({ headers: true, redactPaths: [] });
     expect(line.req.headers['api-key']).toBe('[Redacted]');
+    // The page a request came from is a URL like any other: its credentials are redacted too.
+    expect(line.req.headers.referer).toBe('https://app.example/page?token=[Redacted]&tab=2');
   });
 });

@@ -67,7 +67,7 @@ function logCompleted(
         url: redactUrl(request.url),
         route: request.routeOptions.url,
         remoteAddress: request.ip,
-        ...(options.headers ? { headers: request.headers } : {}),
+        ...(options.headers ? { headers: withRedactedReferer(request.headers) } : {}),
       },
       res: {
         // Before its head was sent, an aborted response has no status yet.
@@ -79,4 +79,10 @@ function logCompleted(
     },
     'request completed',
   );
+}
+
+/** The referring page is a URL too: its query's credentials are redacted as the request's are. */
+function withRedactedReferer(headers: FastifyRequest['headers']): FastifyRequest['headers'] {
+  const { referer } = headers;
+  return typeof referer === 'string' ? { ...headers, referer: redactUrl(referer) } : headers;
 }

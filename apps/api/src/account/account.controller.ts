@@ -105,7 +105,7 @@ export class AccountController {
   @ApiEnvelope(
     'A new API key; `key` is shown only in this response',
     ISSUED_API_KEY,
-    [400, 401, 409],
+    [400, 401, 403, 409],
   )
   async issueKey(
     @AccountId() accountId: string,
@@ -135,7 +135,7 @@ export class AccountController {
   @ApiEnvelope(
     'The key is revoked and answers 401 from now on',
     strictObject({ id: text, revoked: { type: 'boolean', enum: [true] } }),
-    [401, 404],
+    [401, 403, 404],
   )
   async revokeKey(
     @AccountId() accountId: string,

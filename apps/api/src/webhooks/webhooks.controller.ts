@@ -43,7 +43,7 @@ export class WebhooksController {
   @ApiEnvelope(
     'The new endpoint; `secret` is shown only in this response',
     WEBHOOK_ENDPOINT_WITH_SECRET,
-    [400, 401, 409],
+    [400, 401, 403, 409],
   )
   async create(
     @AccountId() accountId: string,
@@ -80,7 +80,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiEnvelope('The endpoint as changed', WEBHOOK_ENDPOINT_VIEW, [400, 401, 404])
+  @ApiEnvelope('The endpoint as changed', WEBHOOK_ENDPOINT_VIEW, [400, 401, 403, 404])
   async update(
     @AccountId() accountId: string,
     @Param('id') id: string,
@@ -99,7 +99,7 @@ export class WebhooksController {
   @ApiEnvelope(
     'The endpoint and its delivery log are deleted',
     strictObject({ id: text, deleted: { type: 'boolean', enum: [true] } }),
-    [401, 404],
+    [401, 403, 404],
   )
   async delete(
     @AccountId() accountId: string,
@@ -114,7 +114,7 @@ export class WebhooksController {
   @ApiEnvelope(
     'A new secret, shown only here; the old one signs too until the grace ends',
     WEBHOOK_ENDPOINT_WITH_SECRET,
-    [400, 401, 404],
+    [400, 401, 403, 404],
   )
   async rotateSecret(
     @AccountId() accountId: string,
@@ -133,7 +133,7 @@ export class WebhooksController {
   @ApiEnvelope(
     'A `ping` event is on its way; its delivery shows in the delivery log',
     strictObject({ delivery_id: text }),
-    [401, 404, 409],
+    [401, 403, 404, 409],
   )
   async ping(
     @AccountId() accountId: string,
@@ -166,7 +166,7 @@ export class WebhooksController {
   @ApiEnvelope(
     'New pending deliveries of exactly the events selected',
     WEBHOOK_REPLAY_VIEW,
-    [400, 401, 404, 409],
+    [400, 401, 403, 404, 409],
   )
   async replay(
     @AccountId() accountId: string,

@@ -25,6 +25,7 @@ import { WalletSecrets } from '../wallet-secrets';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
+import { nextAfterGap, planNonceHealing } from './nonce-healing';
 import { mergeTwins } from './send-batch-twins';
 
 const MAX_BATCH = 200;
@@ -332,24 +333,27 @@ export class EvmSendPipeline {
       this.ledger.read(session.manager, network.chainKey, address),
       this.evm.pendingNonce(network, address),
     ]);
-    if (recorded === null || recorded <= onChain) {
-      if (recorded !== null && recorded < onChain) {
+    const healing = planNonceHealing(recorded, onChain);
+    switch (healing.kind) {
+      case 'in-step':
+        return healing.next;
+      case 'up':
         METRICS.nonceResyncs.inc({ network: network.network, direction: 'up' });
         this.logger.warn(
-          `Nonce ledger of ${address} on ${network.network} healed up: ${recorded} -> ${onChain}`,
+          `Nonce ledger of ${address} on ${network.network} healed up: ${healing.recorded} -> ${healing.next}`,
         );
+        return healing.next;
+      case 'down': {
+        METRICS.nonceResyncs.inc({ network: network.network, direction: 'down' });
+        const anyInFlight = await this.gaps.close(session, signer, healing.from, healing.to);
+        if (!anyInFlight) {
+          this.logger.warn(
+            `Nonce ledger of ${address} on ${network.network} healed down: ${healing.to} -> ${healing.from}`,
+          );
+        }
+        return nextAfterGap(healing, anyInFlight);
       }
-      return onChain;
     }
-    METRICS.nonceResyncs.inc({ network: network.network, direction: 'down' });
-    if (!(await this.gaps.close(session, signer, onChain, recorded))) {
-      // Nothing in flight at all: the chain forgot the wallet's transactions (a reset node).
-      this.logger.warn(
-        `Nonce ledger of ${address} on ${network.network} healed down: ${recorded} -> ${onChain}`,
-      );
-      return onChain;
-    }
-    return recorded;
   }
 }
 

@@ -8,7 +8,6 @@ import {
   cappedFees,
   decodeSigned,
   feesJson,
-  type BroadcastResult,
   type EvmNetworkDefinition,
   type FeeFields,
 } from '@app/chains';
@@ -20,6 +19,10 @@ import {
 } from '@app/database';
 import { WalletSecrets } from '../wallet-secrets';
 import { feePolicyOf } from './evm-fee-policy';
+import { planGapSends } from './gap-plan';
+import { refusalNote } from './gap-refusal-note';
+import { judgeGapStanding, type GapStanding } from './gap-standing';
+import { planNonceHealing } from './nonce-healing';
 
 /** Nonces no in-flight operation holds, filled per healing at most (the rest next time). */
 const MAX_FILLERS = 64;
@@ -58,7 +61,7 @@ export class EvmNonceGaps {
   private readonly looked = new Map<string, number>();
   private readonly looking = new Map<string, Promise<void>>();
   /** By wallet: the nonce its gap starts at, and since when the gap has started there. */
-  private readonly standing = new Map<string, { nonce: bigint; since: number }>();
+  private readonly standing = new Map<string, GapStanding>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -111,12 +114,13 @@ export class EvmNonceGaps {
           this.evm.pendingNonce(network, signer.address),
           this.ledger.read(session.manager, network.chainKey, signer.address),
         ]);
-        if (recorded === null || onChain >= recorded) {
+        const healing = planNonceHealing(recorded, onChain);
+        if (healing.kind !== 'down') {
           this.standing.delete(wallet);
           return;
         }
         if (this.standsTooLong(wallet, onChain)) await this.resign(session, signer, onChain);
-        await this.close(session, signer, onChain, recorded);
+        await this.close(session, signer, healing.from, healing.to);
       });
     });
   }
@@ -134,37 +138,30 @@ export class EvmNonceGaps {
   ): Promise<boolean> {
     const { network, address } = signer;
     const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
-    if (inFlight.length === 0) return false;
-    const byNonce = new Map(inFlight.map((operation) => [operation.nonce, operation]));
-    const sends: string[] = [];
-    let fillers = 0;
-    for (let nonce = from; nonce < to; nonce++) {
-      const stored = byNonce.get(nonce)?.signedTx;
-      if (stored) sends.push(stored);
-      else if (fillers++ < MAX_FILLERS) sends.push(this.filler(signer, nonce));
-      else break; // later nonces would wait behind the unfilled one anyway
-    }
-    const results = await this.evm.broadcastMany(network, sends);
+    const plan = planGapSends(from, to, inFlight, MAX_FILLERS);
+    if (!plan) return false;
+    const results = await this.evm.broadcastMany(
+      network,
+      plan.map((send) => ('filler' in send ? this.filler(signer, send.nonce) : send.signedTx)),
+    );
+    const filled = plan.filter((send) => 'filler' in send).length;
     METRICS.nonceGapsClosed.inc({ network: network.network });
     this.logger.warn(
-      `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(sends.length) - 1n} again (${Math.min(fillers, MAX_FILLERS)} filled)${refusalNote(results, from)}`,
+      `Nonce gap of ${address} on ${network.network} closed: sent nonces ${from} to ${from + BigInt(plan.length) - 1n} again (${filled} filled)${refusalNote(results, from)}`,
     );
     return true;
   }
 
-  /**
-   * Whether the wallet's gap has started at `nonce` for EVM_REPLACE_AFTER_MS (the clock starts
-   * again after each re-signing, and whenever the gap moves).
-   */
+  /** Whether the wallet's gap has started at `nonce` for EVM_REPLACE_AFTER_MS (per process). */
   private standsTooLong(wallet: string, nonce: bigint): boolean {
-    const standing = this.standing.get(wallet);
-    if (standing?.nonce !== nonce) {
-      this.standing.set(wallet, { nonce, since: Date.now() });
-      return false;
-    }
-    if (Date.now() - standing.since < this.config.evm.replaceAfterMs) return false;
-    standing.since = Date.now();
-    return true;
+    const { tooLong, standing } = judgeGapStanding(
+      this.standing.get(wallet),
+      nonce,
+      Date.now(),
+      this.config.evm.replaceAfterMs,
+    );
+    this.standing.set(wallet, standing);
+    return tooLong;
   }
 
   /**
@@ -215,15 +212,6 @@ export class EvmNonceGaps {
       signer.fees,
     ).signedTx;
   }
-}
-
-/** The first re-sent nonce the node did not take, and why: what keeps the gap open. */
-function refusalNote(results: BroadcastResult[], from: bigint): string {
-  const index = results.findIndex((result) => result.kind !== 'accepted');
-  if (index < 0) return '';
-  const result = results[index];
-  const why = 'message' in result ? result.message : result.kind;
-  return `; the node refused nonce ${from + BigInt(index)}: ${boundedText(why, LOGGED_ERROR_MAX)}`;
 }
 
 /** A wallet on a chain: the key of its send lock. */

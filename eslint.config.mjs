@@ -4,6 +4,37 @@ import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 
+const LOWER = ['libs/config', 'libs/common'];
+const ADAPTERS = ['libs/database', 'libs/queue', 'libs/chains'];
+/** Each zone: files under `target` may not import from `from`. */
+const LAYER_ZONES = [
+  {
+    target: './libs',
+    from: './apps',
+    message: 'A lib never imports an app.',
+  },
+  {
+    target: './apps/worker',
+    from: './apps/api',
+    message: 'The worker never imports the API (shared code lives in libs/).',
+  },
+  {
+    target: './apps/api',
+    from: './apps/worker',
+    message: 'The API never imports the worker (shared code lives in libs/).',
+  },
+  ...LOWER.map((target) => ({
+    target: `./${target}`,
+    from: [...ADAPTERS, 'libs/domain', 'libs/client'].map((lib) => `./${lib}`),
+    message: 'config and common are the bottom layer: they import no other lib.',
+  })),
+  ...ADAPTERS.map((target) => ({
+    target: `./${target}`,
+    from: [...ADAPTERS.filter((lib) => lib !== target), 'libs/domain'].map((lib) => `./${lib}`),
+    message: 'database, queue and chains import only config and common.',
+  })),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -41,6 +72,8 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/require-await': 'off',
       'import/no-cycle': ['error', { maxDepth: 10 }],
+      // The layer rule: apps -> domain -> {database, queue, chains} -> {config, common}.
+      'import/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
       'no-restricted-imports': [
         'error',
         {
@@ -50,6 +83,25 @@ export default tseslint.config(
               message: 'Only apps/localnet may use litesvm: the service talks JSON-RPC.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The use cases know no transport: HTTP belongs to apps/api, queues to @app/queue.
+    files: ['libs/domain/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['litesvm', 'bullmq', 'ioredis', 'fastify', '@nestjs/platform-fastify'].map(
+            (name) => ({
+              name,
+              message: 'libs/domain has no HTTP, queue or Redis imports: go through @app/queue.',
+            }),
+          ),
+          patterns: [{ group: ['@fastify/*'], message: 'libs/domain has no HTTP imports.' }],
         },
       ],
     },

@@ -6,17 +6,9 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { boundedText } from '@app/common';
-import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
-import { AccountBacklog, overCapDelayMs, type OperationJobData } from '@app/queue';
-
-interface Slot {
-  network: ConcreteNetwork;
-  accountId: string;
-  operationId: string;
-}
-
-/** Either run now, holding one of the account's in-flight slots, or come back after a delay. */
-export type SlotDecision = { run: true } | { run: false; delayMs: number };
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AccountBacklog, type OperationJobData } from '@app/queue';
+import { decideSlot, slotOf, type Slot, type SlotDecision } from './slot-decision';
 
 /**
  * The per-account in-flight cap (ACCOUNT_MAX_IN_FLIGHT), across every worker of a network: a
@@ -42,17 +34,16 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
   async take(job: OperationJobData): Promise<SlotDecision> {
     const slot = slotOf(job);
     if (!slot) return { run: true }; // a job of an older release: not counted
-    const { maxInFlight, overCapDelayMs: baseMs } = this.config.scheduling;
-    const { taken, pending } = await this.backlog.takeSlot(
+    const attempt = await this.backlog.takeSlot(
       slot.network,
       slot.accountId,
       slot.operationId,
-      maxInFlight,
+      this.config.scheduling.maxInFlight,
       this.holdMs(),
     );
-    if (!taken) return { run: false, delayMs: overCapDelayMs(pending, maxInFlight, baseMs) };
-    this.held.set(slot.operationId, slot);
-    return { run: true };
+    const decision = decideSlot(attempt, this.config.scheduling);
+    if (decision.run) this.held.set(slot.operationId, slot);
+    return decision;
   }
 
   /** After a run; `completed`: the operation is done and leaves its account's backlog. */
@@ -83,9 +74,4 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationShutdown(): void {
     clearInterval(this.renewal);
   }
-}
-
-function slotOf(job: OperationJobData): Slot | null {
-  const { accountId, network, operationId } = job;
-  return accountId && network ? { accountId, network, operationId } : null;
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, METRICS, boundedText, newId, type AssetIntent } from '@app/common';
+import { METRICS, boundedText, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
 import {
   IdempotencyRepository,
@@ -12,6 +11,7 @@ import {
   type OperationEntity,
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
+import { hashOf, keyWindowStart, replayedOperationId } from './idempotency-key-reuse';
 
 export interface Submission {
   accountId: string;
@@ -105,8 +105,9 @@ export class OperationSubmitter {
     idempotency: IdempotencyRequest,
   ): Promise<OperationEntity | null> {
     const requestHash = hashOf(idempotency.fingerprint);
-    const notBefore = new Date(
-      operation.createdAt.getTime() - this.config.operations.idempotencyTtlHours * 3600_000,
+    const notBefore = keyWindowStart(
+      operation.createdAt,
+      this.config.operations.idempotencyTtlHours,
     );
     const claimed = await this.idempotency.claimWith(
       {
@@ -129,30 +130,12 @@ export class OperationSubmitter {
     requestHash: string,
     notBefore: Date,
   ): Promise<OperationEntity> {
-    const entry = await this.idempotency.find(accountId, key, notBefore);
-    if (!entry) throw new AppError('CONFLICT', 'This Idempotency-Key is being used; retry.');
-    if (entry.requestHash !== requestHash) {
-      throw AppError.conflict('This Idempotency-Key was used with a different request.');
-    }
-    const operation = await this.operations.findById(entry.operationId);
-    if (!operation)
-      throw new Error(`Idempotency key points at missing operation ${entry.operationId}`);
+    const operationId = replayedOperationId(
+      await this.idempotency.find(accountId, key, notBefore),
+      requestHash,
+    );
+    const operation = await this.operations.findById(operationId);
+    if (!operation) throw new Error(`Idempotency key points at missing operation ${operationId}`);
     return operation;
   }
-}
-
-/** A stable hash of a JSON value: object keys sorted, so key order does not matter. */
-export function hashOf(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -290,7 +290,7 @@ describe('an EVM wallet never refunded', () => {
   });
 
   it('where a node kept a given-up transaction and mines it later, the next write still lands once', async () => {
-    // The case the argument does not cover (README, "An empty wallet"): bytes given up on are
+    // The case the argument does not cover (docs/pipeline.md, "An empty wallet"): bytes given up on are
     // held by a node that refused them to us, and mined once the wallet is funded.
     const before = await minted();
     await provider.send('evm_setAutomine', [false]);

@@ -10,7 +10,7 @@ import { expectRefusedUnstored } from '@test/support/unstored-refusal';
 jest.setTimeout(180_000);
 
 /**
- * Recipients where what is sent is lost for good (README, "Recipients"): a program, a sysvar or
+ * Recipients where what is sent is lost for good (docs/api.md, "Recipients where assets are lost"): a program, a sysvar or
  * the zero address, and the asset's own mint or contract. Each is a 400 naming what the address
  * is, on every route that sends to a recipient, before anything is stored.
  */

@@ -63,7 +63,7 @@ const networkOrNot = (rng: Rng, f: FamilyTargets): Record<string, FuzzValue> =>
   rng.chance(0.5) ? { network: f.network } : {};
 
 /**
- * Every route of the API (apps/api controllers, admin routes, the README's table). A route
+ * Every route of the API (apps/api controllers, admin routes, docs/api.md's table). A route
  * missing here is a route the fuzz never reaches: add new ones.
  */
 export const ROUTES: readonly RouteSpec[] = [

@@ -7,7 +7,7 @@ const QUOTE_MAX = 160;
 
 /**
  * A chain's refusal of a transaction (a program error, a revert, a node refusing it), as the
- * client's error. `message` is plain words for the client (README, "Error messages": no JSON, no
+ * client's error. `message` is plain words for the client (docs/api.md, "Chain errors in words": no JSON, no
  * node dumps); `detail` is what the chain said, raw and bounded, for the log line of the failed
  * operation only.
  */

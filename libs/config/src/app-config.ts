@@ -125,7 +125,7 @@ export interface AppConfig {
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
   };
-  /** Fair share of a network's queue between accounts (see README "Scheduling"). */
+  /** Fair share of a network's queue between accounts (docs/scheduling-and-leases.md). */
   scheduling: {
     /** An account's share relative to others (default 1): weight w takes w jobs per round. */
     weights: Record<string, number>;
@@ -200,7 +200,7 @@ export interface AppConfig {
     /** Streams one account may hold open on one API instance; one more is 429. */
     maxPerAccount: number;
   };
-  /** Webhook endpoints and their deliveries (see README "Webhooks"). */
+  /** Webhook endpoints and their deliveries (docs/events-and-webhooks.md). */
   webhooks: {
     /** Endpoints one account may hold. */
     maxEndpointsPerAccount: number;
@@ -222,7 +222,7 @@ export interface AppConfig {
     /** How often each worker looks in Postgres for endpoints with due deliveries. */
     sweepIntervalMs: number;
   };
-  /** Watching managed wallets' native balances (see README "Events": wallet.balance_low). */
+  /** Watching managed wallets' native balances (docs/events-and-webhooks.md: wallet.balance_low). */
   walletFunds: {
     /** How often the worker reads the balances of recently active or low managed wallets. */
     checkIntervalMs: number;

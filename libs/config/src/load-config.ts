@@ -553,7 +553,7 @@ function nativeAmount(name: string, value: string, decimals: number): bigint {
 }
 
 /**
- * The throttles on what one client address or one account may do (see README "Rate limits").
+ * The throttles on what one client address or one account may do (docs/security.md, "Rate limits").
  * An account's keys together may write as much as one key may request, unless told otherwise,
  * so that deployments which raise RATE_LIMIT_REQUESTS (benchmarks, bulk jobs) raise both.
  */

@@ -195,7 +195,7 @@ export class ShardLeaseKeeper {
    * its running jobs have finished, or after `handOverAfterMs` with them still running. A job
    * that waits long (a receipt on a congested chain) must not keep the shard's new jobs from
    * every worker until it ends; the new owner may meet the old one on a wallet's send lock
-   * meanwhile, which costs a wait, never a duplicate (see the README).
+   * meanwhile, which costs a wait, never a duplicate (docs/scheduling-and-leases.md).
    */
   private releaseInBackground(lease: Lease): void {
     const draining = this.release(lease, this.options.handOverAfterMs)

@@ -29,7 +29,7 @@ import {
 
 const DEFAULT_GRACE_SECONDS = 86_400;
 
-/** The account's webhook endpoints, their delivery log and replays (README "Webhooks"). */
+/** The account's webhook endpoints, their delivery log and replays (docs/events-and-webhooks.md, "Webhooks"). */
 @ApiTags('webhooks')
 @ApiSecurity('api-key')
 @ApiCookieAuth(SESSION_SCHEME)

@@ -3,7 +3,7 @@
  * SPL programs the service and wallets use), sysvars and the native mints. Tokens or items sent
  * to a token account owned by one of them are lost: a program signs only for its own derived
  * addresses, a sysvar and a mint sign for nothing. The list is what is known to be fixed on
- * every cluster; a program someone deploys later is not in it (see the README's recipient rules).
+ * every cluster; a program someone deploys later is not in it (docs/api.md, "Recipients where assets are lost").
  */
 export const SOLANA_KNOWN_PROGRAMS: Readonly<Record<string, string>> = {
   '11111111111111111111111111111111': 'the System program',

@@ -75,7 +75,7 @@ export class AssetLocator {
 
   /**
    * A recipient address in the network's format, canonical, that can still move what it is sent
-   * (README, "Recipients"): not an address the chain family knows as a sink (a program, a sysvar,
+   * (docs/api.md, "Recipients where assets are lost"): not an address the chain family knows as a sink (a program, a sysvar,
    * the zero address: its adapter's rule), nor one of the request's own asset (`own`: a mint on
    * Solana, a contract on EVM), whose key nobody holds.
    */

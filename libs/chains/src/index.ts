@@ -14,7 +14,6 @@ export * from './evm/evm-inclusion-watcher';
 export * from './evm/evm-known-accounts';
 export * from './networks/network-definition';
 export * from './networks/network-registry';
-export * from './networks/network-table';
 export * from './rpc-endpoint-pool';
 export * from './rpc-error';
 export * from './wallet-funds';

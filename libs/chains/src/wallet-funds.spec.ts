@@ -1,6 +1,6 @@
 import { awaitingFundsReason, insufficientFunds, unfundedPastDeadline } from './wallet-funds';
 
-const base = { network: 'base', currency: { symbol: 'ETH', decimals: 18 } };
+const base = { network: 'base' as const, currency: { symbol: 'ETH', decimals: 18 } };
 const WALLET = '0x93D1E4f51D8452c17Cc912493053414F08d01515';
 
 describe('wallet funds messages', () => {

@@ -6,3 +6,4 @@ export * from './app-config';
 export * from './config.module';
 export * from './load-config';
 export * from './networks';
+export * from './network-table';

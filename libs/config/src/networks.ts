@@ -1,35 +1,20 @@
-/** The 22 network names of the spec (2.1), accepted exactly. */
-export const NETWORKS = [
-  'solana',
-  'evm',
-  'ethereum',
-  'sepolia',
-  'base',
-  'polygon',
-  'bsc',
-  'monad',
-  'sei',
-  'blast',
-  'sonic',
-  'linea',
-  'scroll',
-  'mantle',
-  'zora',
-  'optimism',
-  'arbitrum',
-  'avalanche',
-  'boba',
-  'metis',
-  'bera',
-  'celo',
-] as const;
+import { EVM_NETWORKS } from './network-table';
 
-export type Network = (typeof NETWORKS)[number];
+export type EvmNetwork = keyof typeof EVM_NETWORKS;
+
+/** The EVM networks, in the table's order. */
+export const EVM_NETWORK_NAMES = Object.keys(EVM_NETWORKS) as EvmNetwork[];
+
+/**
+ * Every network name the API accepts, exactly: Solana, `evm` (the deployment's default EVM
+ * network) and each row of the EVM network table (the spec's 22, section 2.1).
+ */
+export const NETWORKS: readonly Network[] = ['solana', 'evm', ...EVM_NETWORK_NAMES];
+
+export type Network = 'solana' | 'evm' | EvmNetwork;
 
 /** A network the service actually runs on: `evm` is an alias resolved from configuration. */
 export type ConcreteNetwork = Exclude<Network, 'evm'>;
-
-export type EvmNetwork = Exclude<ConcreteNetwork, 'solana'>;
 
 export type ChainFamily = 'solana' | 'evm';
 

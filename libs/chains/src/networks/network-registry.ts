@@ -7,12 +7,7 @@ import {
   type Network,
 } from '@app/config';
 import type { NetworkDefinition } from './network-definition';
-import {
-  EVM_NETWORKS,
-  LOCAL_EVM_CHAIN_ID,
-  SOLANA_EXPLORERS,
-  SOLANA_RPC_URLS,
-} from './network-table';
+import { EVM_NETWORKS, LOCAL_EVM_CHAIN_ID, SOLANA_EXPLORERS, SOLANA_RPC_URLS } from '@app/config';
 
 /** Resolves every network name of the spec to its chain, under the configured profile. */
 @Injectable()

@@ -1,5 +1,3 @@
-import type { ConcreteNetwork, EvmNetwork } from '@app/config';
-
 export interface PublicEndpoint {
   chainId: number;
   rpcUrl: string;
@@ -15,8 +13,13 @@ export interface EvmNetworkFacts {
   devnet: PublicEndpoint;
 }
 
-/** Public facts of each EVM network; any RPC URL can be overridden by RPC_URL_<NETWORK>. */
-export const EVM_NETWORKS: Record<EvmNetwork, EvmNetworkFacts> = {
+/**
+ * Every EVM network the service knows, one row each: its name (the API's `network` value), its
+ * currency, fee model and public endpoints. The network names, their validation, queues and
+ * configuration variables all follow from this table; any RPC URL can be overridden by
+ * RPC_URL_<NETWORK>. Adding a network is adding a row (and regenerating the typed client).
+ */
+export const EVM_NETWORKS = {
   ethereum: evm(
     'ETH',
     [1, 'https://ethereum-rpc.publicnode.com', 'https://etherscan.io'],
@@ -123,7 +126,7 @@ export const EVM_NETWORKS: Record<EvmNetwork, EvmNetworkFacts> = {
       'https://celo-sepolia.blockscout.com',
     ],
   ),
-};
+} satisfies Record<string, EvmNetworkFacts>;
 
 export const SOLANA_RPC_URLS = {
   mainnet: 'https://api.mainnet-beta.solana.com',
@@ -152,5 +155,3 @@ function evm(
   });
   return { currency, feeModel, mainnet: endpoint(mainnet), devnet: endpoint(devnet) };
 }
-
-export type { ConcreteNetwork };

@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   APP_CONFIG,
+  EVM_NETWORKS,
+  LOCAL_EVM_CHAIN_ID,
   NETWORKS,
+  SOLANA_EXPLORERS,
+  SOLANA_RPC_URLS,
   type AppConfig,
   type ConcreteNetwork,
   type Network,
 } from '@app/config';
 import type { NetworkDefinition } from './network-definition';
-import { EVM_NETWORKS, LOCAL_EVM_CHAIN_ID, SOLANA_EXPLORERS, SOLANA_RPC_URLS } from '@app/config';
 
 /** Resolves every network name of the spec to its chain, under the configured profile. */
 @Injectable()

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnvil } from './anvil';
+import { sweepEvmPool } from './evm-pool-sweeper';
 import { startSolanaRpc } from './solana/solana-rpc';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
@@ -43,18 +44,12 @@ export const REALISTIC_CHAINS = {
 
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 
-/**
- * How often the quick chain also mines on an interval. anvil's automine can leave transactions
- * that are ready in its pool unmined when many arrive at once out of nonce order (foundry-rs
- * issue 10122; seen here as a wallet's transactions accepted and never mined), so the quick
- * chain mines on arrival and, for whatever automine missed, every second (`--mixed-mining`).
- */
-export const QUICK_CHAIN_SAFETY_BLOCK_SECONDS = 1;
+/** How often the quick chain looks for transactions automine left in the pool (see sweepEvmPool). */
+export const QUICK_CHAIN_SWEEP_MS = 1_000;
 
-/** Interval blocks only when a block time is asked for; otherwise automine with the safety interval. */
+/** Interval blocks only when a block time is asked for; otherwise a block per transaction. */
 function evmMiningArgs(blockTimeSeconds: number | undefined): string[] {
-  if (blockTimeSeconds) return ['--block-time', String(blockTimeSeconds)];
-  return ['--mixed-mining', '--block-time', String(QUICK_CHAIN_SAFETY_BLOCK_SECONDS)];
+  return blockTimeSeconds ? ['--block-time', String(blockTimeSeconds)] : [];
 }
 
 export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<LocalChains> {
@@ -80,6 +75,9 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     );
     throw anvil.status === 'rejected' ? anvil.reason : (solana as PromiseRejectedResult).reason;
   }
+  const sweeper = opts.evmBlockTimeSeconds
+    ? undefined
+    : sweepEvmPool(anvil.value.url, QUICK_CHAIN_SWEEP_MS);
   const direct = {
     evmRpcUrl: anvil.value.url,
     solanaRpcUrl: solana.value.rpcUrl,
@@ -89,6 +87,7 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
   try {
     if (opts.rpcLatencyMs) proxies = await latencyProxies(direct, opts.rpcLatencyMs);
   } catch (err) {
+    sweeper?.stop();
     await Promise.all([anvil.value.stop(), solana.value.stop()]);
     throw err;
   }
@@ -99,6 +98,7 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     solanaWsUrl: proxies?.solanaWs.url ?? direct.solanaWsUrl,
     stop: () =>
       (stopping ??= (async () => {
+        sweeper?.stop();
         await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
         await Promise.all([anvil.value.stop(), solana.value.stop()]);
       })()),

@@ -45,7 +45,7 @@ describe('startLocalChains and the localnet CLI', () => {
     }
   });
 
-  it('mines on arrival, and every second what automine left in the pool', async () => {
+  it('mines on arrival, no empty blocks while idle, and within seconds what automine left in the pool', async () => {
     const chains = await startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 });
     const provider = new JsonRpcProvider(chains.evmRpcUrl, undefined, {
       cacheTimeout: -1,
@@ -59,6 +59,11 @@ describe('startLocalChains and the localnet CLI', () => {
       const sentAt = Date.now();
       expect((await (await send()).wait())?.status).toBe(1);
       expect(Date.now() - sentAt).toBeLessThan(900); // on arrival, not on the interval
+
+      // anvil's cost per block grows with the chain's length: an idle chain must not grow.
+      const idleFrom = await provider.getBlockNumber();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await provider.getBlockNumber()).toBe(idleFrom);
 
       // A transaction automine does not take (here: automine off) still lands within the interval.
       await provider.send('evm_setAutomine', [false]);

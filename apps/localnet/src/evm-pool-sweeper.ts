@@ -22,14 +22,25 @@ export function sweepEvmPool(rpcUrl: string, intervalMs: number): EvmPoolSweeper
   timer.unref();
 
   async function sweep(): Promise<void> {
-    const status = await rpc<{ pending: string }>(rpcUrl, 'txpool_status');
+    const [status, automine] = await Promise.all([
+      rpc<{ pending: string }>(rpcUrl, 'txpool_status'),
+      rpc<boolean>(rpcUrl, 'anvil_getAutomine'),
+    ]);
     const pendingNow = Number(status.pending) > 0;
-    // Pending at two looks in a row: automine has had a whole interval to take them.
-    if (pendingNow && pendingLastTime) await rpc(rpcUrl, 'evm_mine');
+    if (shouldSweep(pendingLastTime, pendingNow, automine)) await rpc(rpcUrl, 'evm_mine');
     pendingLastTime = pendingNow;
   }
 
   return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Whether to mine now: transactions pending at two looks in a row (automine had a whole interval
+ * to take them), while automine is on. With automine off (`evm_setAutomine false`: a test holding
+ * transactions in the pool) whoever turned it off decides when blocks come.
+ */
+export function shouldSweep(pendingLastTime: boolean, pendingNow: boolean, automine: boolean) {
+  return automine && pendingLastTime && pendingNow;
 }
 
 async function rpc<T>(url: string, method: string): Promise<T> {

@@ -5,9 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { WalletFundsMonitor } from '@app/domain';
+import { IntervalRunner } from './interval-runner';
 
 /**
  * Reads the balances of the managed wallets that matter now every WALLET_BALANCE_CHECK_MS.
@@ -15,29 +15,22 @@ import { WalletFundsMonitor } from '@app/domain';
  */
 @Injectable()
 export class WalletFundsLoop implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('WalletFunds');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly runner: IntervalRunner;
 
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly monitor: WalletFundsMonitor,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.monitor
-        .checkActive()
-        .catch((error: unknown) =>
-          this.logger.warn(`Balance checks failed: ${boundedText(error, 500)}`),
-        )
-        .finally(() => (this.running = undefined));
-    }, this.config.walletFunds.checkIntervalMs);
+  constructor(@Inject(APP_CONFIG) config: AppConfig, monitor: WalletFundsMonitor) {
+    this.runner = new IntervalRunner(
+      () => monitor.checkActive(),
+      config.walletFunds.checkIntervalMs,
+      new Logger('WalletFunds'),
+      'Balance checks failed',
+    );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.runner.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.runner.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { evmReader } from '@test/support/chain-reads';
+import { jsonRpc, setEvmBalance, setLamports } from '@test/support/chain-control';
 import { sleep } from './mint-client';
 
 /** A managed wallet of each chain, and the local chains' RPC URLs (straight to the nodes). */
@@ -14,37 +14,19 @@ export interface DrainTarget {
  * and none reported failed may land.
  */
 export async function drainWallets(target: DrainTarget, ms: number): Promise<string> {
-  const evm = evmReader(target.evm.rpcUrl);
-  try {
-    const wei = BigInt(await evm.send('eth_getBalance', [target.evm.wallet, 'latest']));
-    const lamports = await solanaCall<{ value: number }>(target.solana.rpcUrl, 'getBalance', [
-      target.solana.wallet,
-    ]);
-    await Promise.all([
-      evm.send('anvil_setBalance', [target.evm.wallet, '0x0']),
-      solanaCall(target.solana.rpcUrl, 'localnet_setLamports', [target.solana.wallet, 0]),
-    ]);
-    await sleep(ms);
-    await Promise.all([
-      evm.send('anvil_setBalance', [target.evm.wallet, `0x${wei.toString(16)}`]),
-      solanaCall(target.solana.rpcUrl, 'localnet_setLamports', [
-        target.solana.wallet,
-        lamports.value,
-      ]),
-    ]);
-    return `both wallets empty for ${ms} ms, then refunded (${wei} wei, ${lamports.value} lamports)`;
-  } finally {
-    evm.destroy();
-  }
-}
-
-async function solanaCall<T = unknown>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
+  const { evm, solana } = target;
+  const [wei, lamports] = await Promise.all([
+    jsonRpc<string>(evm.rpcUrl, 'eth_getBalance', [evm.wallet, 'latest']).then(BigInt),
+    jsonRpc<{ value: number }>(solana.rpcUrl, 'getBalance', [solana.wallet]),
+  ]);
+  await Promise.all([
+    setEvmBalance(evm.rpcUrl, evm.wallet, 0n),
+    setLamports(solana.rpcUrl, solana.wallet, 0),
+  ]);
+  await sleep(ms);
+  await Promise.all([
+    setEvmBalance(evm.rpcUrl, evm.wallet, wei),
+    setLamports(solana.rpcUrl, solana.wallet, lamports.value),
+  ]);
+  return `both wallets empty for ${ms} ms, then refunded (${wei} wei, ${lamports.value} lamports)`;
 }

@@ -7,6 +7,7 @@ import type { OperationStatus } from '@app/common';
 import { createDataSource, OperationRepository, SettlementRepository } from '@app/database';
 import { startLocalChains, type LocalChains } from '@app/localnet';
 import { launchChromium } from '@test/support/browser';
+import { setEvmBalance } from '@test/support/chain-control';
 import { HttpClient } from '@test/support/http-client';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { freePort, startServiceProcess, type ServiceProcess } from '@test/support/service-process';
@@ -120,24 +121,14 @@ describe('dashboard in a real browser', () => {
   it('badges a wallet below its low-balance threshold, with the operations it has left', async () => {
     const evm = page.locator('.wallet', { hasText: 'EVM wallet' });
     const address = (await evm.locator('.address').textContent())!;
-    const setBalance = (wei: string) =>
-      fetch(chains.evmRpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'anvil_setBalance',
-          params: [address, wei],
-        }),
-      });
+    const setBalance = (wei: bigint) => setEvmBalance(chains.evmRpcUrl, address, wei);
     const refresh = () =>
       page
         .locator('section[aria-labelledby="wallets-title"]')
         .getByRole('button', { name: 'Refresh' })
         .click();
 
-    await setBalance('0x0'); // under the default threshold, 0.01 ETH
+    await setBalance(0n); // under the default threshold, 0.01 ETH
     await refresh();
     const badge = evm.locator('.badge.low');
     await badge.waitFor();
@@ -150,7 +141,7 @@ describe('dashboard in a real browser', () => {
     );
     expect(await page.locator('.wallet .badge.low').count()).toBe(1);
 
-    await setBalance('0x56bc75e2d63100000'); // 100 ETH again
+    await setBalance(100n * 10n ** 18n); // 100 ETH again
     await refresh();
     await evm.locator('.balance', { hasText: '100.0 ETH' }).waitFor();
     expect(await page.locator('.wallet .badge.low').count()).toBe(0);

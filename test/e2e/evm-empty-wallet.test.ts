@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Transaction, type JsonRpcProvider } from 'ethers';
+import { setEvmBalance } from '@test/support/chain-control';
 import { collectionAt, evmReader, queryDatabase } from '@test/support/chain-reads';
 import { expectError, operationUntil, type Data } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
@@ -69,8 +70,7 @@ describe('an empty EVM wallet', () => {
   const lastWalletHook = () =>
     [...hooks.received].reverse().find((hook) => hook.body.data.address === wallet)?.body.type;
 
-  const setBalance = (wei: bigint) =>
-    provider.send('anvil_setBalance', [wallet, `0x${wei.toString(16)}`]);
+  const setBalance = (wei: bigint) => setEvmBalance(stack.chains.evmRpcUrl, wallet, wei);
   const mint = (name: string, headers: Record<string, string> = {}) =>
     api.post(`/nfts/${collection}/mint`, { name, ...ITEM }, headers);
   const minted = async () =>
@@ -248,8 +248,7 @@ describe('an EVM wallet never refunded', () => {
     await stack?.stop();
   });
 
-  const setBalance = (wei: bigint) =>
-    provider.send('anvil_setBalance', [wallet, `0x${wei.toString(16)}`]);
+  const setBalance = (wei: bigint) => setEvmBalance(stack.chains.evmRpcUrl, wallet, wei);
   const minted = async () =>
     (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
   const settledOperationOf = async (id: string) =>

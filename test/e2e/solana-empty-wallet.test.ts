@@ -1,4 +1,5 @@
 import { Connection, PublicKey } from '@solana/web3.js';
+import { setLamports } from '@test/support/chain-control';
 import { expectError } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import {
@@ -44,17 +45,8 @@ describe('an empty Solana wallet', () => {
     await stack?.stop();
   });
 
-  const setLamports = (lamports: number) =>
-    fetch(stack.chains.solanaRpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'localnet_setLamports',
-        params: [wallet, lamports],
-      }),
-    });
+  const setWalletLamports = (lamports: number) =>
+    setLamports(stack.chains.solanaRpcUrl, wallet, lamports);
 
   it.each([
     ['no lamports at all', 0],
@@ -62,7 +54,7 @@ describe('an empty Solana wallet', () => {
   ])(
     'answers 409 Insufficient funds with %s, and lands the write once funded',
     async (_, lamports) => {
-      await setLamports(lamports);
+      await setWalletLamports(lamports);
       const refused = await api.post(`/nfts/${collection}/mint`, { name: 'dry', ...ITEM });
       expectError(refused, 409, 'Insufficient funds', new RegExp(wallet));
       const held = (lamports / 1e9).toFixed(9).replace(/\.?0+$/, '');
@@ -70,7 +62,7 @@ describe('an empty Solana wallet', () => {
       expect(refused.body.message).toMatch(/needs about 0\.00\d+ SOL/);
       expect(await connection.getBalance(new PublicKey(wallet))).toBe(lamports);
 
-      await setLamports(FUNDED);
+      await setWalletLamports(FUNDED);
       const landed = await api.post(`/nfts/${collection}/mint`, { name: 'wet', ...ITEM });
       expect(landed.status).toBe(200);
       expect(landed.body.data.status).toBe('confirmed');

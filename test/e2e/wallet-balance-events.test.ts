@@ -1,4 +1,5 @@
 import { registerSession } from '@test/support/accounts';
+import { setEvmBalance, setLamports } from '@test/support/chain-control';
 import type { HttpClient } from '@test/support/http-client';
 import { sample } from '@test/support/prometheus-text';
 import { freePort } from '@test/support/service-process';
@@ -52,21 +53,10 @@ describe('wallet balance events', () => {
     await stack?.stop();
   });
 
-  async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const reply = (await response.json()) as { result?: unknown; error?: unknown };
-    if (reply.error) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
-    return reply.result;
-  }
-
-  const setEvmBalance = (address: string, wei: bigint) =>
-    rpc(stack.chains.evmRpcUrl, 'anvil_setBalance', [address, `0x${wei.toString(16)}`]);
-  const setLamports = (address: string, lamports: number) =>
-    rpc(stack.chains.solanaRpcUrl, 'localnet_setLamports', [address, lamports]);
+  const setWalletBalance = (address: string, wei: bigint) =>
+    setEvmBalance(stack.chains.evmRpcUrl, address, wei);
+  const setWalletLamports = (address: string, lamports: number) =>
+    setLamports(stack.chains.solanaRpcUrl, address, lamports);
 
   /** An account with an API key and a webhook endpoint taking the wallet events. */
   async function newAccount(): Promise<{ session: HttpClient; api: HttpClient }> {
@@ -116,7 +106,7 @@ describe('wallet balance events', () => {
     const funded = await walletOf(session, 'evm');
     expect(funded).toMatchObject({ low_balance: false, low_balance_threshold: '1.0' });
 
-    await setEvmBalance(address, ETH / 2n);
+    await setWalletBalance(address, ETH / 2n);
     const drained = await walletOf(session, 'evm');
     expect(drained).toMatchObject({ balance: '0.5', low_balance: true });
     // 200k gas at the fee cap of the moment: fewer operations, but some, for half an ETH.
@@ -140,7 +130,7 @@ describe('wallet balance events', () => {
       });
     expect(await balanceGauge()).toBe(0.5);
 
-    await setEvmBalance(address, 3n * ETH);
+    await setWalletBalance(address, 3n * ETH);
     expect(await walletOf(session, 'evm')).toMatchObject({ balance: '3.0', low_balance: false });
     await expectAnnouncedOnce(address, 'wallet.balance_restored');
     expect(hooksFor(address, 'wallet.balance_restored')[0].body.data).toEqual({
@@ -166,7 +156,7 @@ describe('wallet balance events', () => {
     });
     expect(token.status).toBe(200);
 
-    await setLamports(address, SOL / 4);
+    await setWalletLamports(address, SOL / 4);
     // An item mint: 2 signatures, rent of a 600-byte mint and a 170-byte token account.
     const itemMint = 2 * 5_000 + (128 + 600) * 6_960 + (128 + 170) * 6_960;
     expect(await walletOf(session, 'solana')).toMatchObject({
@@ -183,7 +173,7 @@ describe('wallet balance events', () => {
       threshold: '1',
     });
 
-    await setLamports(address, 2 * SOL);
+    await setWalletLamports(address, 2 * SOL);
     expect(await walletOf(session, 'solana')).toMatchObject({
       low_balance: false,
       estimated_operations_left: Math.floor((2 * SOL) / itemMint),
@@ -195,7 +185,7 @@ describe('wallet balance events', () => {
   it('leaves an idle wallet alone, however low (the wallets view still shows it)', async () => {
     const { session, api } = await newAccount();
     const address = (await walletOf(session, 'evm')).public_key as string;
-    await setEvmBalance(address, 0n);
+    await setWalletBalance(address, 0n);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await walletEvents(api)).toEqual([]);
     expect(await walletOf(session, 'evm')).toMatchObject({

@@ -94,19 +94,7 @@ export const TRICKY_STRINGS: readonly string[] = [
   'constructor',
 ];
 
-/**
- * Names every object inherits: a field so named must be an unknown field like any other, not
- * one a check finds on the prototype (issue 26).
- */
-export const PROTOTYPE_NAMES: readonly string[] = [
-  'toString',
-  'valueOf',
-  'constructor',
-  'prototype',
-  'hasOwnProperty',
-  '__defineGetter__',
-  'isPrototypeOf',
-];
+export { PROTOTYPE_NAMES } from '@test/support/prototype-names';
 
 /** Number tokens, written verbatim into the JSON text. */
 export const NUMBER_TOKENS: readonly string[] = [

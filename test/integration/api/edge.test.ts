@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PROTOTYPE_NAMES } from '@test/support/prototype-names';
 import { Keypair } from '@solana/web3.js';
 import { startApiInProcess } from '@test/support/api-app';
 import { expectError, UUID } from '@test/support/envelope-assertions';
@@ -166,16 +167,6 @@ describe('The HTTP edge', () => {
   });
 
   describe("names of an object's prototype are unknown fields like any other", () => {
-    const PROTOTYPE_NAMES = [
-      'toString',
-      'valueOf',
-      'constructor',
-      'prototype',
-      'hasOwnProperty',
-      '__defineGetter__',
-      'isPrototypeOf',
-    ];
-
     it.each(PROTOTYPE_NAMES)('%s is 400 on POST /tokens and POST /wallets', async (name) => {
       for (const [path, body] of [
         ['/tokens', TOKEN],

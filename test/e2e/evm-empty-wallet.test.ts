@@ -18,6 +18,42 @@ jest.setTimeout(240_000);
 const FUNDED = 10n ** 20n;
 const ITEM = { images: ['https://example.com/item.png'] };
 
+/** A stack on the local chains and an account whose managed EVM wallet the test drains. */
+interface DryingWallet {
+  stack: ServiceStack;
+  provider: JsonRpcProvider;
+  api: HttpClient;
+  wallet: string;
+  collection: string;
+  setBalance(wei: bigint): Promise<unknown>;
+  minted(): Promise<bigint>;
+  stop(): Promise<void>;
+}
+
+async function dryingWallet(name: string, env: Record<string, string>): Promise<DryingWallet> {
+  const stack = await startServiceStack({
+    env: { REBROADCAST_AFTER_MS: '500', RATE_LIMIT_REQUESTS: '100000', ...env },
+  });
+  const provider = evmReader(stack.chains.evmRpcUrl);
+  const client = await newAccountClient(stack.http);
+  const wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
+  const collection = await createBaseCollection(client.api, name, `The ${name} wallet`);
+  return {
+    stack,
+    provider,
+    api: client.api,
+    wallet,
+    collection,
+    setBalance: (wei) => setEvmBalance(stack.chains.evmRpcUrl, wallet, wei),
+    minted: async () =>
+      (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint,
+    stop: async () => {
+      provider.destroy();
+      await stack.stop();
+    },
+  };
+}
+
 /**
  * An empty EVM wallet never stalls in silence. A write it cannot pay for is 409 `Insufficient
  * funds` naming the wallet, before anything is signed; a batch larger than the balance signs
@@ -26,6 +62,7 @@ const ITEM = { images: ['https://example.com/item.png'] };
  * leaving no nonce gap; a refused write's identical twin lands once funds are back.
  */
 describe('an empty EVM wallet', () => {
+  let dry: DryingWallet;
   let stack: ServiceStack;
   let provider: JsonRpcProvider;
   let api: HttpClient;
@@ -37,20 +74,12 @@ describe('an empty EVM wallet', () => {
 
   beforeAll(async () => {
     hooks = await startWebhookReceiver();
-    stack = await startServiceStack({
-      env: {
-        REBROADCAST_AFTER_MS: '500',
-        OPERATION_DEADLINE_MS: '600000',
-        RATE_LIMIT_REQUESTS: '100000',
-        WALLET_BALANCE_CHECK_MS: '500',
-      },
+    dry = await dryingWallet('Dry', {
+      OPERATION_DEADLINE_MS: '600000',
+      WALLET_BALANCE_CHECK_MS: '500',
     });
-    provider = evmReader(stack.chains.evmRpcUrl);
-    const client = await newAccountClient(stack.http);
-    api = client.api;
-    wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
+    ({ stack, provider, api, wallet, collection } = dry);
     other = (await newAccountClient(stack.http)).api;
-    collection = await createBaseCollection(api, 'Dry', 'A wallet that runs dry');
     otherCollection = await createBaseCollection(other, 'Wet', 'A wallet that does not');
     const endpoint = await api.post('/webhooks', {
       url: hooks.url,
@@ -60,8 +89,7 @@ describe('an empty EVM wallet', () => {
   });
 
   afterAll(async () => {
-    provider?.destroy();
-    await stack?.stop();
+    await dry?.stop();
     await hooks?.close();
   });
 
@@ -70,11 +98,10 @@ describe('an empty EVM wallet', () => {
   const lastWalletHook = () =>
     [...hooks.received].reverse().find((hook) => hook.body.data.address === wallet)?.body.type;
 
-  const setBalance = (wei: bigint) => setEvmBalance(stack.chains.evmRpcUrl, wallet, wei);
+  const setBalance = (wei: bigint) => dry.setBalance(wei);
   const mint = (name: string, headers: Record<string, string> = {}) =>
     api.post(`/nfts/${collection}/mint`, { name, ...ITEM }, headers);
-  const minted = async () =>
-    (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
+  const minted = () => dry.minted();
 
   /** What the node asks of the wallet for one item mint: its gas limit at its fee cap. */
   async function mintCost(): Promise<bigint> {
@@ -222,6 +249,7 @@ describe('an empty EVM wallet', () => {
  * once the wallet is funded again: no gap is left, nothing is sent twice.
  */
 describe('an EVM wallet never refunded', () => {
+  let dry: DryingWallet;
   let stack: ServiceStack;
   let provider: JsonRpcProvider;
   let api: HttpClient;
@@ -229,28 +257,16 @@ describe('an EVM wallet never refunded', () => {
   let collection: string;
 
   beforeAll(async () => {
-    stack = await startServiceStack({
-      env: {
-        REBROADCAST_AFTER_MS: '500',
-        OPERATION_DEADLINE_MS: '6000',
-        RATE_LIMIT_REQUESTS: '100000',
-      },
-    });
-    provider = evmReader(stack.chains.evmRpcUrl);
-    const client = await newAccountClient(stack.http);
-    api = client.api;
-    wallet = client.account.wallets.find((w) => w.network === 'evm')!.public_key;
-    collection = await createBaseCollection(api, 'Never', 'Never refunded');
+    dry = await dryingWallet('Never', { OPERATION_DEADLINE_MS: '6000' });
+    ({ stack, provider, api, wallet, collection } = dry);
   });
 
   afterAll(async () => {
-    provider?.destroy();
-    await stack?.stop();
+    await dry?.stop();
   });
 
-  const setBalance = (wei: bigint) => setEvmBalance(stack.chains.evmRpcUrl, wallet, wei);
-  const minted = async () =>
-    (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
+  const setBalance = (wei: bigint) => dry.setBalance(wei);
+  const minted = () => dry.minted();
   const settledOperationOf = async (id: string) =>
     (await api.get(`/operations/${id}`)).body.data as Data;
 

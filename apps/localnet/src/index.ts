@@ -7,11 +7,14 @@
  * public network for benchmarks.
  */
 export {
+  QUICK_CHAIN_SWEEP_MS,
   REALISTIC_CHAINS,
   startLocalChains,
   type LocalChains,
   type LocalChainsOptions,
 } from './local-chains';
+export { sweepEvmPool, type EvmPoolSweeper } from './evm-pool-sweeper';
+export { resetLocalState, type LocalState } from './fresh-start';
 export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil';
 export { startSolanaRpc, type SolanaRpcHandle, type SolanaRpcOptions } from './solana/solana-rpc';
 export { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy';

@@ -1,7 +1,8 @@
 /**
  * `npm run local`: the whole service on one machine. Migrates the database, starts the local
  * chains (state kept in .localnet/), then the API and the worker as their own processes on the
- * `local` profile, and stops everything on Ctrl-C.
+ * `local` profile, and stops everything on Ctrl-C. `npm run local -- --fresh` first drops the
+ * chains' state, the database and the service's Redis keys together (see fresh-start.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { loadConfig } from '@app/config';
 import { migrate } from '@app/database';
+import { resetLocalState } from './fresh-start';
 import { startLocalChains } from './local-chains';
 import { chainBehaviourFromEnv, describeChainBehaviour } from './localnet-env';
 import { logLineFormatter } from './log-lines';
@@ -16,8 +18,19 @@ import { logLineFormatter } from './log-lines';
 const ROOT = join(__dirname, '..', '..', '..');
 
 async function main(): Promise<void> {
+  const fresh = freshFromArgs(process.argv.slice(2));
   const config = loadConfig({ APP_PROFILE: 'local', ...process.env });
   if (config.profile !== 'local') throw new Error('npm run local runs the local profile only');
+  const dataDir = join(ROOT, '.localnet');
+  if (fresh) {
+    await resetLocalState({
+      databaseUrl: config.databaseUrl,
+      redisUrl: config.redisUrl,
+      redisPrefix: config.queue.prefix,
+      dataDir,
+    });
+    console.log(`Fresh start: new chains, and ${config.databaseUrl} and Redis keys emptied.`);
+  }
 
   const applied = await migrate(config.databaseUrl).catch((error: unknown) => {
     throw new Error(
@@ -29,7 +42,7 @@ async function main(): Promise<void> {
   );
 
   const behaviour = chainBehaviourFromEnv(process.env);
-  const chains = await startLocalChains({ ...behaviour, dataDir: join(ROOT, '.localnet') });
+  const chains = await startLocalChains({ ...behaviour, dataDir });
   const admin = {
     user: process.env.ADMIN_USER ?? 'admin',
     password: process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'),
@@ -85,6 +98,12 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+function freshFromArgs(args: string[]): boolean {
+  const unknown = args.filter((arg) => arg !== '--fresh');
+  if (unknown.length) throw new Error(`Unknown argument ${unknown[0]}; the only one is --fresh`);
+  return args.includes('--fresh');
 }
 
 /** Starts an app as its own process; `ready` resolves once it prints its ready line. */

@@ -83,7 +83,8 @@ async function main(): Promise<number> {
   const rpc = config.rpcFailover ? await rpcEndpointPairs() : undefined;
   if (rpc) cleanups.push({ name: 'rpc proxies', run: () => rpc.close() });
   const stack = await startServiceStack({
-    chains: rpc?.ports,
+    // Receipts are final only blocks deep (below): the chain keeps mining, as a public one does.
+    chains: { ...rpc?.ports, ...(config.reorgDepth > 0 && { evmIdleBlockSeconds: 1 }) },
     env: {
       RATE_LIMIT_REQUESTS: '1000000000',
       ...rpc?.env,

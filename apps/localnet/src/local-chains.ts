@@ -15,6 +15,12 @@ export interface LocalChainsOptions {
   anvilArgs?: string[];
   /** anvil mines a block every this many seconds (decimals allowed) instead of one per transaction. */
   evmBlockTimeSeconds?: number;
+  /**
+   * Besides a block per transaction, anvil also mines one every this many seconds, busy or idle
+   * (`--mixed-mining`), as a public chain keeps producing blocks: for a service waiting for
+   * confirmations deeper than one block, which an idle chain of automine alone never reaches.
+   */
+  evmIdleBlockSeconds?: number;
   /** Solana transactions land when their slot ends instead of at once (see LedgerOptions). */
   solanaLandAtSlotBoundary?: boolean;
   /**
@@ -48,8 +54,12 @@ export const ANVIL_STATE_FILE = 'anvil-state.json';
 export const QUICK_CHAIN_SWEEP_MS = 1_000;
 
 /** Interval blocks only when a block time is asked for; otherwise a block per transaction. */
-function evmMiningArgs(blockTimeSeconds: number | undefined): string[] {
-  return blockTimeSeconds ? ['--block-time', String(blockTimeSeconds)] : [];
+function evmMiningArgs(opts: LocalChainsOptions): string[] {
+  if (opts.evmBlockTimeSeconds) return ['--block-time', String(opts.evmBlockTimeSeconds)];
+  if (opts.evmIdleBlockSeconds) {
+    return ['--mixed-mining', '--block-time', String(opts.evmIdleBlockSeconds)];
+  }
+  return [];
 }
 
 export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<LocalChains> {
@@ -59,7 +69,7 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     startAnvil({
       port: opts.evmPort ?? 8545,
       stateFile: opts.dataDir ? join(opts.dataDir, ANVIL_STATE_FILE) : undefined,
-      args: [...evmMiningArgs(opts.evmBlockTimeSeconds), ...(opts.anvilArgs ?? [])],
+      args: [...evmMiningArgs(opts), ...(opts.anvilArgs ?? [])],
     }),
     startSolanaRpc({
       port: opts.solanaPort ?? 8899,

@@ -42,9 +42,10 @@ export async function latencies(
   databaseUrl: string,
   requests: MintRequest[],
 ): Promise<Record<string, unknown>> {
-  const rows = await queryDatabase<{ network: string; ms: number }>(
+  const rows = await queryDatabase<{ network: string; ms: number; settled: number }>(
     databaseUrl,
-    `SELECT network, extract(epoch FROM settled_at - created_at)::float * 1000 AS ms
+    `SELECT network, extract(epoch FROM settled_at - created_at)::float * 1000 AS ms,
+            extract(epoch FROM settled_at)::float * 1000 AS settled
        FROM operations WHERE kind = 'token.mint' AND settled_at IS NOT NULL`,
   );
   const result: Record<string, unknown> = {};
@@ -56,9 +57,21 @@ export async function latencies(
       retried_requests: accept.filter((r) => r.attempts > 1).length,
       max_attempts: Math.max(0, ...accept.map((r) => r.attempts)),
       settle_ms: spread(settle.map((row) => row.ms)),
+      longest_quiet_ms: round(longestQuiet(settle.map((row) => row.settled))),
     };
   }
   return result;
+}
+
+/**
+ * The longest stretch between two settlements of the run (its operations flow all along, so a
+ * long one is a stall: a killed worker's operations waiting for something to take them back).
+ */
+export function longestQuiet(settledAtMs: number[]): number {
+  const sorted = [...settledAtMs].sort((a, b) => a - b);
+  let longest = 0;
+  for (let i = 1; i < sorted.length; i++) longest = Math.max(longest, sorted[i] - sorted[i - 1]);
+  return longest;
 }
 
 function spread(values: number[]): { p50: number; p99: number; max: number } {

@@ -17,11 +17,12 @@ const SHARDS = 2;
 const LEASE_TTL_MS = 3_000;
 
 /**
- * When a worker joins, the others give it shards back. A shard whose job waits long (here a
- * receipt that cannot come: nothing is mined) changes hands within the lease time anyway, so
- * the wallet's next operation is not held until that wait ends (up to two minutes).
+ * When a worker joins, the others give it shards back. A shard whose operation waits long (here
+ * for a receipt that cannot come: nothing is mined) changes hands within the lease time anyway:
+ * the check of that operation is parked between rounds, or, mid-round, handed over with it
+ * still running. The wallet's next operation is not held until that wait ends.
  */
-describe('a shard given back while its job still waits', () => {
+describe('a shard given back while its operation still waits', () => {
   let stack: ServiceStack;
   let provider: JsonRpcProvider;
   let api: HttpClient;
@@ -71,7 +72,7 @@ describe('a shard given back while its job still waits', () => {
 
   const queueMint = (name: string): Promise<string> => mintAsync(api, collection, name);
 
-  it("serves the shard's next operation from the newcomer while the old owner's job waits", async () => {
+  it("serves the shard's next operation from the newcomer while the first one waits", async () => {
     const db = stack.services.databaseUrl;
     const mintedBefore: bigint = await collectionAt(provider, collection).totalMinted();
     await provider.send('evm_setAutomine', [false]);
@@ -82,14 +83,14 @@ describe('a shard given back while its job still waits', () => {
     const [owner] = stack.workers;
     const joined = Date.now();
     const newcomer = await stack.startWorker();
-    // Given back at the owner's next renewal, handed over a lease time later, taken at the
-    // newcomer's next renewal: seconds, not the first job's two-minute wait.
+    // Given back at the owner's next renewal (at once with the first check parked, a lease
+    // time later with it mid-round), taken at the newcomer's next renewal: seconds.
     await until('the newcomer holding the lease of base shard 1', async () =>
       (await leaseOwner('base', 1))?.includes(`:${newcomer.process.pid}:`),
     );
     expect(Date.now() - joined).toBeLessThan(4 * LEASE_TTL_MS);
     expect(owner.output()).toMatch(
-      /base shard 1 handed over after 3000 ms with jobs still running/,
+      /Gave back base shard 1|base shard 1 handed over after 3000 ms with jobs still running/,
     );
 
     const second = await queueMint('second');
@@ -97,7 +98,7 @@ describe('a shard given back while its job still waits', () => {
     expect((await operationRow(db, first)).status).toBe('submitted');
     expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);
 
-    // Mined: the first job, still at its first worker, and the second settle once each.
+    // Mined: the first (its check woken wherever it is parked) and the second settle once each.
     await provider.send('evm_mine', []);
     await provider.send('evm_setAutomine', [true]);
     const [firstDone, secondDone] = await Promise.all([

@@ -314,8 +314,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
   });
 
-  it('shards each network into 4 queues, leased for 10 s, by default', () => {
-    expect(loadConfig({}).queue).toMatchObject({ shards: 4, leaseTtlMs: 10_000 });
+  it('shards each network into 4 queues, leased for 5 s, by default', () => {
+    expect(loadConfig({}).queue).toMatchObject({ shards: 4, leaseTtlMs: 5_000 });
     const set = loadConfig({ QUEUE_SHARDS: '64', LEASE_TTL_MS: '3000' });
     expect(set.queue).toMatchObject({ shards: 64, leaseTtlMs: 3_000 });
     expect(loadConfig({ QUEUE_SHARDS: '1' }).queue.shards).toBe(1);

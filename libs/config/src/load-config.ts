@@ -138,7 +138,10 @@ export function loadConfig(env: Env): AppConfig {
       prefix: env.QUEUE_PREFIX || 'ais',
       redisTimeoutMs: integer('REDIS_TIMEOUT_MS', env.REDIS_TIMEOUT_MS, 1_000, 50, 60_000),
       shards: integer('QUEUE_SHARDS', env.QUEUE_SHARDS, 4, 1, 64),
-      leaseTtlMs: integer('LEASE_TTL_MS', env.LEASE_TTL_MS, 10_000, 300, 600_000),
+      // A SIGKILLed worker's shards stand still this long: 5 s keeps a kill's gap under 10 s.
+      // A worker whose event loop stalls longer loses its shards, which is safe (exactly-once
+      // rests on stored bytes and conditional updates, not on the lease).
+      leaseTtlMs: integer('LEASE_TTL_MS', env.LEASE_TTL_MS, 5_000, 300, 600_000),
     },
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),

@@ -22,6 +22,7 @@ export * from './operations/operation-runner';
 export * from './operations/operation-submitter';
 export * from './operations/operation-view';
 export * from './operations/reconciler';
+export * from './operations/check-later';
 export * from './operations/retry-later';
 export * from './operations/settlement';
 export * from './operations/settlement-waiter';

@@ -43,6 +43,12 @@ export function operationRetryDelay(
   return Math.min(exponential, cap) * (0.75 + Math.random() * 0.5);
 }
 
+/** Resolves once the connection can take commands (it has no offline queue). */
+function connectionReady(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => connection.once('ready', () => resolve()));
+}
+
 /**
  * The producer side: puts operation ids on their queue, the shard of their network that their
  * signer's operations all go to (so one worker at a time serves a wallet).
@@ -77,6 +83,22 @@ export class OperationQueue implements OnApplicationShutdown {
       { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },
       { ...JOB_OPTIONS, jobId: id, priority: fairSharePriority(pending, weight) },
     );
+  }
+
+  /**
+   * True when Redis has lost the queues' data since the last look (FLUSHALL, a failover to a
+   * replica that had not caught up, a restart without persistence), seen as the loss of a mark
+   * kept next to them; the mark is set again. Also true on the first look at a new Redis.
+   */
+  async forgotJobs(): Promise<boolean> {
+    const key = `${this.config.queue.prefix}:jobs-kept`;
+    const connection = this.connect();
+    const set = await redisDeadline(
+      connectionReady(connection).then(() => connection.set(key, String(Date.now()), 'NX')),
+      this.config.queue.redisTimeoutMs,
+      'check the queues are kept',
+    );
+    return set === 'OK';
   }
 
   private backlog(): AccountBacklog {

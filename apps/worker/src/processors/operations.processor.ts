@@ -9,7 +9,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { OperationRunner, RetryLater } from '@app/domain';
+import { CheckLater, OperationRunner, RetryLater } from '@app/domain';
 import {
   EXECUTE_OPERATION,
   REDIS,
@@ -23,6 +23,7 @@ import {
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
 import { requeueOrphanedJobs } from './orphaned-jobs';
+import { parkCheck } from './parked-check';
 import { workerId } from '../worker-id';
 import { workerNetworks } from '../worker-networks';
 
@@ -147,6 +148,11 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       completed = true;
       timer({ outcome: 'completed' });
     } catch (error) {
+      if (error instanceof CheckLater) {
+        timer({ outcome: 'parked' });
+        await parkCheck(job, token, error);
+        throw new DelayedError();
+      }
       timer({ outcome: 'retried' });
       // The runner has logged a RetryLater already (warn for an operation's first attempts).
       const level = error instanceof RetryLater ? 'debug' : 'warn';

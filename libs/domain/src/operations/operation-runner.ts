@@ -5,6 +5,7 @@ import { NetworkRegistry, unfundedPastDeadline } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { AwaitingFunds } from './awaiting-funds';
+import { CheckLater } from './check-later';
 import { EvmOperationExecutor } from './evm/evm-operation.executor';
 import { EvmUnfundedOperations } from './evm/evm-unfunded';
 import { classifyFailure } from './failure-classifier';
@@ -38,7 +39,10 @@ export class OperationRunner {
     private readonly channel: SettlementChannel,
   ) {}
 
-  /** Resolves when this run is done with the operation; rejects when the job should retry. */
+  /**
+   * Resolves when this run is done with the operation; rejects with CheckLater when its
+   * transaction has no verdict yet (the job is parked), and otherwise when the job should retry.
+   */
   async run(operationId: string): Promise<void> {
     const operation = await this.operations.findById(operationId);
     if (!operation) return; // nothing to do for an id Postgres does not know
@@ -49,6 +53,7 @@ export class OperationRunner {
     try {
       await this.execute(operation);
     } catch (error) {
+      if (error instanceof CheckLater) throw error; // in flight, nothing went wrong
       await this.settleOrRetry(operation, error);
     }
   }

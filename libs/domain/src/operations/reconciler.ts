@@ -6,6 +6,8 @@ import { pastDeadline, retriesExhausted } from './operation-deadline';
 import { OperationSettler } from './operation-settler';
 
 const BATCH = 500;
+/** Batches re-enqueued at once after Redis lost its jobs (any beyond wait RECONCILE_AFTER_MS). */
+const MAX_BATCHES_AT_ONCE = 200;
 
 /**
  * Postgres alone decides what exists: operations left unsettled and untouched for a while (their
@@ -24,9 +26,33 @@ export class Reconciler {
     private readonly settler: OperationSettler,
   ) {}
 
-  /** Returns how many operations were re-enqueued. */
+  /**
+   * Returns how many operations were re-enqueued. When Redis has lost its jobs (OperationQueue.
+   * forgotJobs), every unsettled operation is enqueued again at once, not after
+   * RECONCILE_AFTER_MS untouched: none of them has a job any more.
+   */
   async reconcile(): Promise<number> {
+    if (await this.queue.forgotJobs()) return this.reconcileAll();
     const cutoff = new Date(Date.now() - this.config.worker.reconcileAfterMs);
+    return (await this.reconcileBefore(cutoff)).enqueued;
+  }
+
+  private async reconcileAll(): Promise<number> {
+    const cutoff = new Date();
+    let total = 0;
+    // Each batch is touched, failed or moved on (updated after the cutoff), so the next one
+    // holds the next ones.
+    for (let batch = 0; batch < MAX_BATCHES_AT_ONCE; batch++) {
+      const { found, enqueued } = await this.reconcileBefore(cutoff);
+      total += enqueued;
+      if (found < BATCH) break;
+    }
+    if (total) this.logger.warn(`Redis lost its jobs: re-enqueued ${total} unsettled operation(s)`);
+    return total;
+  }
+
+  /** One batch: the unsettled operations untouched since `cutoff`. */
+  private async reconcileBefore(cutoff: Date): Promise<{ found: number; enqueued: number }> {
     const stale = await this.operations.findStale(cutoff, BATCH);
     const now = Date.now();
     const expired = stale.filter((operation) => this.expired(operation, now));
@@ -40,7 +66,7 @@ export class Reconciler {
     await this.operations.touch(again.map((operation) => operation.id));
     if (failed) this.logger.warn(`Failed ${failed} queued operation(s) past their deadline`);
     if (again.length) this.logger.log(`Re-enqueued ${again.length} unsettled operation(s)`);
-    return again.length;
+    return { found: stale.length, enqueued: again.length };
   }
 
   /**

@@ -16,16 +16,23 @@ import {
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { WalletSecrets } from '../wallet-secrets';
 import { OperationSettler } from '../operation-settler';
+import { CHECK_ROUND_MS, CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
+import { RoundMemory } from '../round-memory';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
 import { EvmUnfundedOperations } from './evm-unfunded';
 import { VersionWatch, type Landed } from './evm-version-watch';
 
-/** The longest a round of the wait for inclusion lasts (the timers below run between rounds). */
+/** The longest a wait for inclusion lasts within a round (the timers below run between). */
 const INCLUSION_WAIT_MAX_MS = 1_000;
-const CONFIRM_PATIENCE_MS = 120_000;
+/**
+ * A parked check comes back within these bounds (sooner when one of its versions is mined):
+ * every round asks for its receipts once, and looks for a nonce gap below it.
+ */
+const PARK_MIN_MS = 250;
+const PARK_MAX_MS = 5_000;
 /** Waited this long without a receipt, an operation checks for a nonce gap below it. */
 const GAP_LOOK_AFTER_MS = 2_000;
 /** Waited this long without a receipt, an operation says so once (where its wallet stands). */
@@ -34,6 +41,20 @@ const REFUSAL_LOGGED_MAX = 300;
 
 /** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
 type RepriceReason = 'stuck' | 'refused';
+
+/** What the wait for an operation's receipt keeps from one round of its check to the next. */
+interface ReceiptWait {
+  startedAt: number;
+  /** When this process last sent its bytes (0: to be sent at once). */
+  lastSentAt: number;
+  /** Since when its current version waits unmined (re-priced after EVM_REPLACE_AFTER_MS). */
+  waitingSince: number;
+  /** When a version the node refused for its price was last signed again. */
+  repricedAt: number;
+  saidSlow: boolean;
+  /** Why the node last refused the stored bytes, if it did: said with the wait's outcome. */
+  refusal: string;
+}
 
 /**
  * Carries an EVM operation from wherever it stands to settlement. Safe to run twice, in two
@@ -68,8 +89,21 @@ export class EvmOperationExecutor {
    * its job only as long as one question to the node.
    */
   private readonly unfundedWallets = new Set<string>();
+  private readonly waits = new RoundMemory<ReceiptWait>();
 
   async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
+    try {
+      await this.carry(network, initial);
+    } catch (error) {
+      if (error instanceof CheckLater) throw error; // its next round goes on from its timers
+      this.waits.forget(initial.id);
+      throw error;
+    }
+    this.waits.forget(initial.id);
+  }
+
+  private async carry(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
+    const roundEnds = Date.now() + CHECK_ROUND_MS;
     let operation = initial;
     /** Signed by this run: its only version is the one in hand. */
     let justSigned = false;
@@ -96,7 +130,7 @@ export class EvmOperationExecutor {
 
     let landed: Landed;
     try {
-      landed = await this.awaitDeepReceipt(network, operation, justSigned);
+      landed = await this.awaitDeepReceipt(network, operation, justSigned, roundEnds);
     } catch (error) {
       if (!(error instanceof ReplacedTransaction)) throw error;
       // Provably dead: its nonce is spent by a transaction that is none of its versions, so
@@ -123,22 +157,25 @@ export class EvmOperationExecutor {
    * included), read again once that deep: a receipt in a block a reorg took away is no receipt.
    * Mined again elsewhere, it waits for that block's depth; not mined any more, it is waited
    * for again from the start, its bytes sent again at once (a reorg returns transactions to the
-   * pool only on some nodes).
+   * pool only on some nodes). Not that deep by the round's end, the check is parked until the
+   * chain reaches the height.
    */
   private async awaitDeepReceipt(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
     justSigned: boolean,
+    roundEnds: number,
   ): Promise<Landed> {
     const confirmations = this.config.evm.confirmations[network.network as EvmNetwork];
-    let landed = await this.awaitReceipt(network, operation, justSigned);
-    const started = Date.now();
+    let landed = await this.awaitReceipt(network, operation, justSigned, roundEnds);
     while (confirmations > 1) {
       const deepAt = landed.receipt.blockNumber + confirmations - 1;
-      const patience = CONFIRM_PATIENCE_MS - (Date.now() - started);
+      const patience = roundEnds - Date.now();
       if (patience <= 0 || !(await this.inclusion.untilHeight(network, deepAt, patience))) {
-        throw new RetryLater(
+        throw new CheckLater(
           `Transaction ${landed.txHash} mined in block ${landed.receipt.blockNumber}; waiting for ${confirmations} confirmations`,
+          PARK_MAX_MS,
+          { wait: (maxMs) => this.inclusion.untilHeight(network, deepAt, maxMs), cancel: () => {} },
         );
       }
       const current = await this.reloadInFlight(operation.id);
@@ -152,38 +189,42 @@ export class EvmOperationExecutor {
         minedAgainIn: now?.receipt.blockNumber ?? null,
       });
       METRICS.evmReorgedReceipts.inc({ network: network.network });
-      landed = now ?? (await this.awaitReceipt(network, current, false, true));
+      landed = now ?? (await this.awaitReceipt(network, current, false, roundEnds, true));
     }
     return landed;
   }
 
   /**
-   * Waits for a receipt of any version of the operation's transaction: asked for directly, then
-   * again whenever the network's block scan sees one of them mined (or a second passes without
-   * news, so the timers below still run). A `signed` version may
-   * never have been broadcast (a crash, or a replacement just stored), so its bytes go out
-   * first; later, the same bytes are re-sent whenever the node seems to have dropped them, a
-   * version the market has outbid is replaced, and a nonce gap below the operation (which would
-   * hold it back forever) is closed.
+   * Waits, until the round ends, for a receipt of any version of the operation's transaction:
+   * asked for directly, then again whenever the network's block scan sees one of them mined (or
+   * a second passes without news, so the timers below still run). A `signed` version may never
+   * have been broadcast (a crash, or a replacement just stored), so its bytes go out first;
+   * later, the same bytes are re-sent whenever the node seems to have dropped them, a version
+   * the market has outbid is replaced, and a nonce gap below the operation (which would hold it
+   * back forever) is closed. No receipt by the round's end: the check is parked (CheckLater)
+   * until one of its versions is mined or its next timer is due, its timers kept for its next
+   * round (`waits`).
    */
   private async awaitReceipt(
     network: EvmNetworkDefinition,
     initial: OperationEntity,
     justSigned: boolean,
+    roundEnds: number,
     sendAtOnce = false,
   ): Promise<Landed> {
     let operation = initial;
     let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
-    const wallet = walletKey(network, operation.signer);
-    let lastSent =
-      operation.status === 'signed' || sendAtOnce || this.unfundedWallets.has(wallet)
-        ? 0
-        : Date.now();
-    let waitingSince = justSigned ? Date.now() : operation.updatedAt.getTime();
-    const started = Date.now();
-    let saidSlow = false;
-    /** Why the node last refused the stored bytes, if it did: said with the wait's outcome. */
-    let refusal = '';
+    const walletFundsShort = this.unfundedWallets.has(walletKey(network, operation.signer));
+    if (justSigned) this.waits.forget(operation.id);
+    const wait = this.waits.of(operation.id, () => ({
+      startedAt: Date.now(),
+      lastSentAt: operation.status === 'signed' ? 0 : Date.now(),
+      waitingSince: justSigned ? Date.now() : operation.updatedAt.getTime(),
+      repricedAt: 0,
+      saidSlow: false,
+      refusal: '',
+    }));
+    if (sendAtOnce || walletFundsShort) wait.lastSentAt = 0;
     const wakeMs = Math.min(
       INCLUSION_WAIT_MAX_MS,
       this.config.worker.rebroadcastAfterMs,
@@ -192,14 +233,12 @@ export class EvmOperationExecutor {
     const watch = new VersionWatch(this.inclusion, network, (versions) =>
       this.landedVersion(network, versions),
     );
-    /** When a version the node refused for its price was last signed again. */
-    let repricedAt = 0;
     /**
      * Signs the transaction again, same nonce, at higher fees (see replace) and waits on every
      * version: truthy when the operation changed ('moved-on': another worker got there first).
      */
     const reprice = async (why: RepriceReason): Promise<'replaced' | 'moved-on' | null> => {
-      waitingSince = Date.now();
+      wait.waitingSince = Date.now();
       const replaced = await this.replace(network, operation, why);
       if (replaced === 'moved-on') {
         operation = await this.reloadInFlight(operation.id);
@@ -209,33 +248,34 @@ export class EvmOperationExecutor {
       if (!replaced) return null;
       operation = replaced;
       hashes = [...hashes, replaced.txHash!];
-      lastSent = 0;
+      wait.lastSentAt = 0;
       return 'replaced';
     };
     // Just sent while others wait for blocks, it is not mined yet: its first look is the one
-    // the watch makes once registered (an RPC call less for every operation). From then on the
-    // watch looks: when (re)registered, when told, now and then (VersionWatch).
+    // the watch makes once registered (an RPC call less for every operation). Otherwise the
+    // watch is registered and looks at once: a version mined before then shows only there.
     if (!(justSigned && this.inclusion.scanning(network))) {
-      const landed = await this.landedVersion(network, hashes);
+      const landed = await watch.register(hashes);
       if (landed) return landed;
     }
     try {
-      while (Date.now() - started < CONFIRM_PATIENCE_MS) {
-        if (Date.now() - started >= GAP_LOOK_AFTER_MS)
+      do {
+        if (Date.now() - wait.startedAt >= GAP_LOOK_AFTER_MS)
           await this.gaps.healBelow(network, operation);
-        if (!saidSlow && Date.now() - started >= SLOW_RECEIPT_MS) {
-          saidSlow = true;
+        if (!wait.saidSlow && Date.now() - wait.startedAt >= SLOW_RECEIPT_MS) {
+          wait.saidSlow = true;
           this.logger.warn(
-            `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}${refusal}`,
+            `No receipt for ${operation.txHash} after ${SLOW_RECEIPT_MS} ms${await this.walletState(network, operation)}${wait.refusal}`,
           );
         }
 
-        if (Date.now() - waitingSince >= this.config.evm.replaceAfterMs) {
+        if (Date.now() - wait.waitingSince >= this.config.evm.replaceAfterMs) {
           if ((await reprice('stuck')) === 'moved-on') continue;
         }
 
-        if (Date.now() - lastSent >= (lastSent === 0 ? 0 : this.config.worker.rebroadcastAfterMs)) {
-          if (lastSent !== 0) {
+        const resendDue = wait.lastSentAt === 0 ? 0 : this.config.worker.rebroadcastAfterMs;
+        if (Date.now() - wait.lastSentAt >= resendDue) {
+          if (wait.lastSentAt !== 0) {
             // Another run, or the gap closer, may have signed a newer version meanwhile.
             const current = await this.reloadInFlight(operation.id);
             if (current.txHash !== operation.txHash) {
@@ -244,14 +284,14 @@ export class EvmOperationExecutor {
             }
           }
           const result = await this.evm.broadcast(network, operation.signedTx!);
-          lastSent = Date.now();
+          wait.lastSentAt = Date.now();
           if (result.kind === 'insufficient-funds') {
-            this.unfundedWallets.add(wallet);
+            this.unfundedWallets.add(walletKey(network, operation.signer));
             throw await this.unfunded.awaitingFunds(network, operation);
           }
-          this.unfundedWallets.delete(wallet);
+          this.unfundedWallets.delete(walletKey(network, operation.signer));
           if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
-          refusal =
+          wait.refusal =
             result.kind === 'rejected' || result.kind === 'underpriced'
               ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
               : '';
@@ -260,9 +300,9 @@ export class EvmOperationExecutor {
           // figure does not drive the fees to the ceiling at once).
           if (
             result.kind === 'underpriced' &&
-            Date.now() - repricedAt >= this.config.worker.rebroadcastAfterMs
+            Date.now() - wait.repricedAt >= this.config.worker.rebroadcastAfterMs
           ) {
-            repricedAt = Date.now();
+            wait.repricedAt = Date.now();
             if (await reprice('refused')) continue;
           }
           if (result.kind === 'nonce-used' && (await this.nonceSpent(network, operation))) {
@@ -275,18 +315,27 @@ export class EvmOperationExecutor {
           }
           // Otherwise the pool holds a version it prefers (one of ours): keep waiting.
         }
-        const found = await watch.wait(hashes, wakeMs);
+        const found = await watch.wait(hashes, clamp(roundEnds - Date.now(), 0, wakeMs));
         if (found) return found;
-      }
+      } while (Date.now() < roundEnds);
     } finally {
       watch.cancel();
     }
-    throw new RetryLater(
-      `No receipt for ${operation.txHash} yet${await this.walletState(network, operation)}${refusal}`,
+    throw new CheckLater(
+      `No receipt for ${operation.txHash} yet${wait.refusal}`,
+      this.parkMs(wait),
+      this.inclusion.watch(network, hashes),
     );
   }
 
-  /** Where the wallet stands on chain, for the message of a wait that gave up (best effort). */
+  /** Until the waiting check's next timer (a re-send, a re-pricing) is due, within bounds. */
+  private parkMs(wait: ReceiptWait): number {
+    const resendAt = wait.lastSentAt + this.config.worker.rebroadcastAfterMs;
+    const repriceAt = wait.waitingSince + this.config.evm.replaceAfterMs;
+    return clamp(Math.min(resendAt, repriceAt) - Date.now(), PARK_MIN_MS, PARK_MAX_MS);
+  }
+
+  /** Where the wallet stands on chain, for the warning of a slow receipt (best effort). */
   private async walletState(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
@@ -379,6 +428,10 @@ export class EvmOperationExecutor {
     if (!operation) throw new Error(`Operation ${id} vanished`);
     return operation;
   }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }
 
 class ReplacedTransaction extends RetryLater {

@@ -34,15 +34,19 @@ export class VersionWatch {
     private readonly look: (hashes: string[]) => Promise<Landed | null>,
   ) {}
 
+  /** Watches `hashes` from now on and looks for their receipts once: the one mined, or null. */
+  register(hashes: string[]): Promise<Landed | null> {
+    this.cancel();
+    this.watch = this.inclusion.watch(this.network, hashes);
+    this.watched = hashes.join(',');
+    return this.lookNow(hashes);
+  }
+
   /** Waits up to `maxMs` for one of `hashes` to be mined: its receipt, or null. */
   async wait(hashes: string[], maxMs: number): Promise<Landed | null> {
-    const key = hashes.join(',');
-    const registering = !this.watch || key !== this.watched;
+    const registering = !this.watch || hashes.join(',') !== this.watched;
     if (registering) {
-      this.cancel();
-      this.watch = this.inclusion.watch(this.network, hashes);
-      this.watched = key;
-      const landed = await this.lookNow(hashes);
+      const landed = await this.register(hashes);
       if (landed) return landed;
     }
     if (await this.watch!.wait(maxMs)) {

@@ -32,12 +32,15 @@ import { FaultInjection } from '../fault-injection';
 import { WalletSecrets } from '../wallet-secrets';
 import { OperationSettler } from '../operation-settler';
 import { pastDeadline, retriesExhausted } from '../operation-deadline';
+import { CHECK_ROUND_MS, CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
+import { RoundMemory } from '../round-memory';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 /** How often, while a signature has no status, the blockhash's expiry is checked. */
 const EXPIRY_CHECK_MS = 1_000;
-const CONFIRM_PATIENCE_MS = 120_000;
+/** A parked check comes back after about a slot's worth of polls. */
+const PARK_MS = 500;
 /** Signings one run may make (each after the previous one provably expired). */
 const MAX_SIGNINGS_PER_RUN = 3;
 
@@ -45,6 +48,13 @@ interface NewMint {
   signer: Ed25519Signer;
   /** Set when the seed was made now and must be stored with the first signature. */
   toStore?: SealedSecret;
+}
+
+/** What following a signature keeps from one round of its check to the next. */
+interface SignatureWait {
+  /** When this process last sent its bytes (0: never). */
+  lastSentAt: number;
+  expiryCheckedAt: number;
 }
 
 type Verdict =
@@ -67,6 +77,7 @@ type Verdict =
 @Injectable()
 export class SolanaOperationExecutor {
   private readonly logger = new Logger(SolanaOperationExecutor.name);
+  private readonly waits = new RoundMemory<SignatureWait>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,8 +90,23 @@ export class SolanaOperationExecutor {
     private readonly faults: FaultInjection,
   ) {}
 
-  /** RPC faults are thrown as they are: the runner retries them (failure-classifier). */
+  /**
+   * RPC faults are thrown as they are: the runner retries them (failure-classifier). No verdict
+   * by the round's end: CheckLater (the job is parked), its timers kept for the next round.
+   */
   async execute(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
+    try {
+      await this.carry(network, initial);
+    } catch (error) {
+      if (error instanceof CheckLater) throw error;
+      this.waits.forget(initial.id);
+      throw error;
+    }
+    this.waits.forget(initial.id);
+  }
+
+  private async carry(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
+    const roundEnds = Date.now() + CHECK_ROUND_MS;
     let operation = initial;
     for (let signing = 0; signing <= MAX_SIGNINGS_PER_RUN; signing++) {
       let justSigned = false;
@@ -99,7 +125,7 @@ export class SolanaOperationExecutor {
       }
       if (operation.status !== 'signed' && operation.status !== 'submitted') return;
 
-      const verdict = await this.follow(network, operation, justSigned);
+      const verdict = await this.follow(network, operation, justSigned, roundEnds);
       switch (verdict.kind) {
         case 'confirmed': {
           const outcome = this.outcome(operation);
@@ -174,40 +200,48 @@ export class SolanaOperationExecutor {
   }
 
   /**
-   * Follows a signed transaction to a verdict: status first, then (not landed) send or re-send
-   * the same bytes, and check whether its blockhash has expired. Bytes this run has just signed
-   * were never sent, so they go out without asking for their status first.
+   * Follows a signed transaction to a verdict until the round ends: status first, then (not
+   * landed) send or re-send the same bytes, and check whether its blockhash has expired. Bytes
+   * this run has just signed were never sent, so they go out without asking for their status
+   * first. No verdict by the round's end: CheckLater, the next round asking for its status again.
    */
   private async follow(
     network: SolanaNetworkDefinition,
     operation: OperationEntity,
     justSigned: boolean,
+    roundEnds: number,
   ): Promise<Verdict> {
     const signature = operation.txHash!;
     const wire = operation.signedTx!;
     const lastValid = operation.lastValidBlockHeight ?? null;
     let accepted = operation.status === 'submitted';
-    let lastSent = 0;
-    let lastExpiryCheck = Date.now();
-    const started = Date.now();
+    if (justSigned) this.waits.forget(operation.id);
+    const wait = this.waits.of(operation.id, () => ({
+      lastSentAt: 0,
+      expiryCheckedAt: Date.now(),
+    }));
 
     let unsent = justSigned;
-    for (let attempt = 0; Date.now() - started < CONFIRM_PATIENCE_MS; attempt++) {
+    let attempt = 0;
+    do {
       const status = unsent ? null : await this.solana.signatureStatus(network, signature);
       unsent = false;
       if (status) {
         const verdict = this.landed(operation, status);
         if (verdict) return verdict;
-        await sleep(STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)]);
+        await sleep(this.pollPause(attempt++, roundEnds));
         continue;
       }
 
-      let checkExpiry = Date.now() - lastExpiryCheck >= EXPIRY_CHECK_MS;
-      if (lastSent === 0 || Date.now() - lastSent >= this.config.solana.rebroadcastMs) {
+      let checkExpiry = Date.now() - wait.expiryCheckedAt >= EXPIRY_CHECK_MS;
+      if (
+        wait.lastSentAt === 0 ||
+        Date.now() - wait.lastSentAt >= this.config.solana.rebroadcastMs
+      ) {
         // The first send of these bytes goes through preflight: a transaction that would fail
         // is refused before it costs a fee. Re-sends skip it: the first may have landed since.
         const result = await this.solana.send(network, wire, { preflight: !accepted });
-        lastSent = Date.now();
+        wait.lastSentAt = Date.now();
         if (result.kind === 'accepted') {
           if (!accepted && operation.status === 'signed') {
             await this.operations.markSubmitted(operation.id);
@@ -226,7 +260,7 @@ export class SolanaOperationExecutor {
       }
 
       if (checkExpiry && lastValid !== null) {
-        lastExpiryCheck = Date.now();
+        wait.expiryCheckedAt = Date.now();
         if ((await this.solana.blockHeight(network, 'confirmed')) > lastValid) {
           // Past its last valid block: if it has no status now, it never landed and never will.
           if (await this.solana.signatureStatus(network, signature)) continue;
@@ -235,9 +269,15 @@ export class SolanaOperationExecutor {
           throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
         }
       }
-      await sleep(STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)]);
-    }
-    throw new RetryLater(`No status for ${signature} yet`);
+      await sleep(this.pollPause(attempt++, roundEnds));
+    } while (Date.now() < roundEnds);
+    throw new CheckLater(`No status for ${signature} yet`, PARK_MS);
+  }
+
+  /** The pause before the next look at a signature's status: growing, within the round. */
+  private pollPause(attempt: number, roundEnds: number): number {
+    const pause = STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)];
+    return Math.min(pause, Math.max(0, roundEnds - Date.now()));
   }
 
   /**

@@ -72,9 +72,10 @@ describe('EVM receipts on a chain with 1 s blocks', () => {
           call.method === 'eth_getTransactionReceipt' &&
           ours.has(String(call.params[0]).toLowerCase()),
       ).length;
-    // Each mint asks once after it starts watching the block scan, and once when the scan sees
-    // its block; a mint that finds the scan idle first asks before watching too (3).
-    expect(asks).toBeGreaterThanOrEqual(2 * mints.length);
+    // Each mint asks once when it starts watching the block scan (which may find its receipt
+    // there already), and once when the scan sees its block: at most two (three before a mint
+    // that found the scan idle stopped asking before watching as well).
+    expect(asks).toBeGreaterThanOrEqual(mints.length);
     expect(asks).toBeLessThanOrEqual(2.2 * mints.length);
   });
 

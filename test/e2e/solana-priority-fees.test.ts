@@ -141,7 +141,8 @@ describe('Solana priority fees that follow the network', () => {
     // Both signings are kept, each with the price it paid.
     const signings = await queryDatabase<{ tx_hash: string; fees: Record<string, string> }>(
       stack.services.databaseUrl,
-      `SELECT tx_hash, fees FROM operation_transactions WHERE operation_id = $1
+      `SELECT tx_hash, fees FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
+       WHERE operation_id = $1
        ORDER BY created_at`,
       [id],
     );

@@ -14,7 +14,10 @@ export async function operationRow<T extends { status: string } = OperationRow>(
 ): Promise<T> {
   const [row] = await queryDatabase<Record<string, unknown>>(
     databaseUrl,
-    'SELECT * FROM operations WHERE id = $1',
+    // With the bytes of the transaction it waits on (they live in `transactions` alone).
+    `SELECT o.*, t.signed_tx FROM operations o
+       LEFT JOIN transactions t ON t.chain_key = o.chain_key AND t.tx_hash = o.tx_hash
+     WHERE o.id = $1`,
     [id],
   );
   if (!row) throw new Error(`No operation ${id}`);

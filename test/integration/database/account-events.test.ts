@@ -85,7 +85,8 @@ describe('account events', () => {
     await operations.fail(operation.id, { code: 'BAD_GATEWAY', message: 'reverted' });
     const stored = JSON.stringify(await events.listAfter(accountId, 0n, 10));
     expect(stored).toContain('operation.failed');
-    for (const leak of ['new_mint', 'key-1', Buffer.from('sealed-new-mint-seed').toString('hex')]) {
+    const sealed = Buffer.from('sealed-new-mint-seed').toString('hex');
+    for (const leak of ['new_mint_secret', 'new_mint_key_id', 'key-1', sealed]) {
       expect(stored).not.toContain(leak);
     }
   });

@@ -72,7 +72,7 @@ describe('operation transactions', () => {
 
   const transactions = (operationId: string) =>
     dataSource.query<{ tx_hash: string; nonce: string | null; fees: object | null }[]>(
-      `SELECT tx_hash, nonce, fees FROM operation_transactions
+      `SELECT tx_hash, nonce, fees FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
        WHERE operation_id = $1 ORDER BY created_at`,
       [operationId],
     );
@@ -84,6 +84,55 @@ describe('operation transactions', () => {
       { tx_hash: '0xaaa1', nonce: '7', fees: FEES },
     ]);
     expect((await operations.findById(operation.id))?.txHash).toBe('0xaaa1');
+  });
+
+  it('keeps the signed bytes in transactions alone', async () => {
+    const operation = await queued('base');
+    await signEvm(operation, '0xabc1', 2n);
+    const columns = await dataSource.query<{ column_name: string }[]>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'operations'`,
+    );
+    expect(columns.map((column) => column.column_name)).not.toContain('signed_tx');
+    expect(
+      await dataSource.query(
+        `SELECT signed_tx FROM transactions WHERE chain_key = $1 AND tx_hash = '0xabc1'`,
+        [operation.chainKey],
+      ),
+    ).toEqual([{ signed_tx: '0xbytes-0xabc1' }]);
+    expect((await operations.findById(operation.id))?.signedTx).toBe('0xbytes-0xabc1');
+  });
+
+  it('lets one transaction carry several operations, each of its items owned by one', async () => {
+    // The shape batches use: one stored transaction, one row per item it carries.
+    const [first, second, third] = [
+      await queued('base'),
+      await queued('base'),
+      await queued('base'),
+    ];
+    await dataSource.query(
+      `INSERT INTO transactions (chain_key, tx_hash, nonce, signed_tx) VALUES ($1, '0xbatch', 5, '0xb')`,
+      [first.chainKey],
+    );
+    const carry = (operation: OperationEntity, item: number) =>
+      dataSource.query(
+        `INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
+         VALUES ($1, '0xbatch', $2, $3)`,
+        [operation.chainKey, item, operation.id],
+      );
+    await carry(first, 0);
+    await carry(second, 1);
+    await expect(carry(third, 1)).rejects.toThrow(/duplicate key/);
+    for (const operation of [first, second]) {
+      await dataSource.query(`UPDATE operations SET tx_hash = '0xbatch' WHERE id = $1`, [
+        operation.id,
+      ]);
+      expect(await operations.listTransactions(operation.id)).toMatchObject([
+        { txHash: '0xbatch', nonce: '5' },
+      ]);
+    }
+    await expect(
+      dataSource.query(`UPDATE operations SET tx_hash = '0xbatch' WHERE id = $1`, [third.id]),
+    ).rejects.toThrow(/foreign key/);
   });
 
   it('refuses to sign a second operation with a hash another operation owns', async () => {

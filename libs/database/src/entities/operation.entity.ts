@@ -51,8 +51,12 @@ export class OperationEntity {
   @Column('bigint', { nullable: true, transformer: bigintTransformer() })
   nonce!: bigint | null;
 
-  @Column('text', { name: 'signed_tx', nullable: true })
-  signedTx!: string | null;
+  /**
+   * The bytes of the transaction it waits on (`tx_hash`), not a column: they live in
+   * `transactions` alone. Filled by the reads that carry an operation forward (`findById`,
+   * `findInFlight`); absent elsewhere.
+   */
+  signedTx?: string | null;
 
   @Column('text', { name: 'tx_hash', nullable: true })
   txHash!: string | null;
@@ -79,6 +83,10 @@ export class OperationEntity {
 
   @Column('text', { name: 'new_mint_key_id', nullable: true })
   newMintKeyId?: string | null;
+
+  /** Solana: the address of that new account, shown while the operation is in flight. */
+  @Column('text', { name: 'new_mint_address', nullable: true })
+  newMintAddress?: string | null;
 
   @Column('jsonb', { nullable: true })
   result!: AssetOutcome | null;
@@ -123,7 +131,6 @@ export function newQueuedOperation(
     details: {},
     metadataId: null,
     nonce: null,
-    signedTx: null,
     txHash: null,
     result: null,
     errorCode: null,

@@ -12,6 +12,7 @@ import { EventDeliveriesIndex1765620000000 } from './1765620000000-event-deliver
 import { AccountPendingIndex1765800000000 } from './1765800000000-account-pending-index.migration';
 import { WalletFunds1765930000000 } from './1765930000000-wallet-funds.migration';
 import { NewMintSecret1765940000000 } from './1765940000000-new-mint-secret.migration';
+import { Transactions1766000000000 } from './1766000000000-transactions.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   AccountPendingIndex1765800000000,
   WalletFunds1765930000000,
   NewMintSecret1765940000000,
+  Transactions1766000000000,
 ];

@@ -45,8 +45,8 @@ export interface OperationPage {
 
 /** The columns an operation's view shows, under their entity names. */
 const VIEW_COLUMNS = `id, account_id AS "accountId", kind, network, status, intent, details, signer,
-  tx_hash AS "txHash", result, error_code AS "errorCode", error_message AS "errorMessage",
-  attempts, last_error AS "lastError", retrying_since AS "retryingSince",
+  tx_hash AS "txHash", new_mint_address AS "newMintAddress", result,
+  error_code AS "errorCode", error_message AS "errorMessage", attempts, last_error AS "lastError", retrying_since AS "retryingSince",
   created_at AS "createdAt"`;
 
 const OPERATION_VIEW = {
@@ -80,18 +80,16 @@ export class OperationRepository {
     await manager.query(sql, params);
   }
 
-  findById(
+  /** The operation with the bytes of the transaction it waits on (`signedTx`). */
+  async findById(
     id: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<OperationEntity | null> {
-    return manager.getRepository(OperationEntity).findOneBy({ id });
+    const [operation] = await this.withSignedBytes(manager, 'op.id = :id', { id });
+    return operation ?? null;
   }
 
-  /**
-   * The account's operation with what its view shows: not its signed bytes (kilobytes for a
-   * contract deployment, most of the row, fetched apart by `signedTxOf` when needed) nor its
-   * sealed key.
-   */
+  /** The account's operation with what its view shows: not its sealed key. */
   async findViewForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
     // One operation by primary key, the account's only; a plain query: this is the hottest read.
     const rows = await pooledQuery<OperationEntity>(this.dataSource, OPERATION_VIEW, [
@@ -104,13 +102,6 @@ export class OperationRepository {
   /** The whole row (the console's detail; GET /operations/{id} reads less, above). */
   findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
     return this.dataSource.getRepository(OperationEntity).findOneBy({ id, accountId });
-  }
-
-  async signedTxOf(id: string): Promise<string | null> {
-    const row = await this.dataSource
-      .getRepository(OperationEntity)
-      .findOne({ where: { id }, select: { id: true, signedTx: true } });
-    return row?.signedTx ?? null;
   }
 
   /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */
@@ -170,16 +161,18 @@ export class OperationRepository {
     await manager.query(
       `WITH signed AS (
          UPDATE operations AS o
-         SET status = 'signed', nonce = v.nonce, signed_tx = v.signed_tx, tx_hash = v.tx_hash,
-             updated_at = now()
+         SET status = 'signed', nonce = v.nonce, tx_hash = v.tx_hash, updated_at = now()
          FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
            AS v(id, nonce, signed_tx, tx_hash)
          WHERE o.id = v.id AND o.status = 'queued'
-         RETURNING o.id, o.chain_key, o.nonce, o.signed_tx, o.tx_hash)
-       INSERT INTO operation_transactions (chain_key, tx_hash, operation_id, nonce, fees, signed_tx)
-       SELECT chain_key, tx_hash, id, nonce, $5::jsonb, signed_tx FROM signed
-       ON CONFLICT (chain_key, tx_hash) DO UPDATE
-         SET operation_id = EXCLUDED.operation_id, fees = EXCLUDED.fees, created_at = now()
+         RETURNING o.id, o.chain_key, o.nonce, v.signed_tx, o.tx_hash),
+       stored AS (
+         INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)
+         SELECT chain_key, tx_hash, nonce, $5::jsonb, signed_tx FROM signed
+         ON CONFLICT (chain_key, tx_hash) DO NOTHING)
+       INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
+       SELECT chain_key, tx_hash, 0, id FROM signed
+       ON CONFLICT (chain_key, tx_hash, item) DO UPDATE SET operation_id = EXCLUDED.operation_id
          WHERE operation_transactions.operation_id IN
            (SELECT id FROM operations WHERE status = 'failed' AND tx_hash IS NULL)`,
       [
@@ -206,11 +199,14 @@ export class OperationRepository {
   ): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `WITH replaced AS (
-         UPDATE operations SET status = 'signed', signed_tx = $3, tx_hash = $4, updated_at = now()
+         UPDATE operations SET status = 'signed', tx_hash = $4, updated_at = now()
          WHERE id = $1 AND tx_hash = $2 AND status IN ('signed', 'submitted')
-         RETURNING id, chain_key, nonce)
-       INSERT INTO operation_transactions (chain_key, tx_hash, operation_id, nonce, fees, signed_tx)
-       SELECT chain_key, $4, id, nonce, $5::jsonb, $3 FROM replaced
+         RETURNING id, chain_key, nonce),
+       stored AS (
+         INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)
+         SELECT chain_key, $4, nonce, $5::jsonb, $3 FROM replaced)
+       INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
+       SELECT chain_key, $4, 0, id FROM replaced
        RETURNING operation_id`,
       [id, previousTxHash, next.signedTx, next.txHash, JSON.stringify(next.fees)],
     );
@@ -220,9 +216,11 @@ export class OperationRepository {
   /** Every transaction the operation signed, oldest first (without their wire bytes). */
   listTransactions(id: string): Promise<SignedTransactionRecord[]> {
     return this.dataSource.query(
-      `SELECT tx_hash AS "txHash", nonce::text AS "nonce",
-         last_valid_block_height::text AS "lastValidBlockHeight", fees, created_at AS "createdAt"
-       FROM operation_transactions WHERE operation_id = $1 ORDER BY created_at, tx_hash`,
+      `SELECT t.tx_hash AS "txHash", t.nonce::text AS "nonce",
+         t.last_valid_block_height::text AS "lastValidBlockHeight", t.fees,
+         t.created_at AS "createdAt"
+       FROM operation_transactions l JOIN transactions t USING (chain_key, tx_hash)
+       WHERE l.operation_id = $1 ORDER BY t.created_at, t.tx_hash`,
       [id],
     );
   }
@@ -230,8 +228,10 @@ export class OperationRepository {
   /** The hashes of every version the operation signed for the nonce it holds, oldest first. */
   async transactionHashes(id: string): Promise<string[]> {
     const rows: { tx_hash: string }[] = await this.dataSource.query(
-      `SELECT t.tx_hash FROM operation_transactions t JOIN operations o ON o.id = t.operation_id
-       WHERE t.operation_id = $1 AND t.nonce = o.nonce ORDER BY t.created_at`,
+      `SELECT t.tx_hash
+       FROM operation_transactions l JOIN transactions t USING (chain_key, tx_hash)
+         JOIN operations o ON o.id = l.operation_id
+       WHERE l.operation_id = $1 AND t.nonce = o.nonce ORDER BY t.created_at`,
       [id],
     );
     return rows.map((row) => row.tx_hash);
@@ -261,7 +261,7 @@ export class OperationRepository {
       .getRepository(OperationEntity)
       .update(
         { id, status: In(['signed', 'submitted']) },
-        { status: 'queued', nonce: null, signedTx: null, txHash: null, updatedAt: new Date() },
+        { status: 'queued', nonce: null, txHash: null, updatedAt: new Date() },
       );
   }
 
@@ -362,9 +362,30 @@ export class OperationRepository {
     chainKey: string,
     signer: string,
   ): Promise<OperationEntity[]> {
-    return manager.getRepository(OperationEntity).find({
-      where: { chainKey, signer, status: In(['signed', 'submitted']) },
-      order: { nonce: 'ASC' },
-    });
+    return this.withSignedBytes(
+      manager,
+      `op.chain_key = :chainKey AND op.signer = :signer AND op.status IN ('signed', 'submitted')`,
+      { chainKey, signer },
+      'op.nonce',
+    );
+  }
+
+  /** Operations matching `where`, each with the bytes of the transaction it waits on. */
+  private async withSignedBytes(
+    manager: EntityManager,
+    where: string,
+    parameters: Record<string, unknown>,
+    orderBy?: string,
+  ): Promise<OperationEntity[]> {
+    const query = manager
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .leftJoin('transactions', 't', 't.chain_key = op.chain_key AND t.tx_hash = op.tx_hash')
+      .addSelect('t.signed_tx', 'signed_tx')
+      .where(where, parameters);
+    if (orderBy) query.orderBy(orderBy, 'ASC');
+    const { entities, raw } = await query.getRawAndEntities<{ signed_tx: string | null }>();
+    // One row per operation (the join is on the transactions key), in the same order.
+    return entities.map((operation, i) => Object.assign(operation, { signedTx: raw[i].signed_tx }));
   }
 }

@@ -10,6 +10,8 @@ export interface SolanaSignedTransaction {
   lastValidBlockHeight: bigint;
   /** The new mint's sealed seed, when this signing made it (stored once, never replaced). */
   newMintSecret?: { ciphertext: Buffer; keyId: string };
+  /** The new mint's address (the same at every signing: its seed is kept). */
+  newMintAddress?: string;
   /** What the transaction pays beyond the base fee (e.g. its compute-unit price). */
   fees?: Record<string, string>;
 }
@@ -35,14 +37,17 @@ export class SolanaOperationRepository {
     const rows: unknown[] = await this.dataSource.query(
       `WITH signed AS (
          UPDATE operations
-         SET status = 'signed', signed_tx = $2, tx_hash = $3, last_valid_block_height = $4,
+         SET status = 'signed', tx_hash = $3, last_valid_block_height = $4,
              new_mint_secret = COALESCE($5, new_mint_secret),
-             new_mint_key_id = COALESCE($6, new_mint_key_id), updated_at = now()
+             new_mint_key_id = COALESCE($6, new_mint_key_id),
+             new_mint_address = COALESCE($8, new_mint_address), updated_at = now()
          WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR new_mint_secret IS NULL)
-         RETURNING id, chain_key)
-       INSERT INTO operation_transactions
-         (chain_key, tx_hash, operation_id, last_valid_block_height, fees, signed_tx)
-       SELECT chain_key, $3, id, $4, $7::jsonb, $2 FROM signed
+         RETURNING id, chain_key),
+       stored AS (
+         INSERT INTO transactions (chain_key, tx_hash, last_valid_block_height, fees, signed_tx)
+         SELECT chain_key, $3, $4, $7::jsonb, $2 FROM signed)
+       INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
+       SELECT chain_key, $3, 0, id FROM signed
        RETURNING operation_id`,
       [
         id,
@@ -52,6 +57,7 @@ export class SolanaOperationRepository {
         secret?.ciphertext ?? null,
         secret?.keyId ?? null,
         signed.fees ? JSON.stringify(signed.fees) : null,
+        signed.newMintAddress ?? null,
       ],
     );
     return rowCount(rows) === 1;
@@ -65,7 +71,7 @@ export class SolanaOperationRepository {
   async releaseExpired(id: string, txHash: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `UPDATE operations
-       SET status = 'queued', signed_tx = NULL, tx_hash = NULL, last_valid_block_height = NULL,
+       SET status = 'queued', tx_hash = NULL, last_valid_block_height = NULL,
            updated_at = now()
        WHERE id = $1 AND tx_hash = $2 AND status IN ('signed', 'submitted')
        RETURNING id`,

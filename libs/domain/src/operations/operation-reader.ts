@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, BoundedCache } from '@app/common';
 import { OperationRepository, type OperationFilter } from '@app/database';
-import { operationView, viewReadsSignedTx, type OperationView } from './operation-view';
+import { operationView, type OperationView } from './operation-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,7 +34,6 @@ export class OperationReader {
   private async load(accountId: string, id: string): Promise<OperationView | null> {
     const operation = await this.operations.findViewForAccount(accountId, id);
     if (!operation) return null;
-    if (viewReadsSignedTx(operation)) operation.signedTx = await this.operations.signedTxOf(id);
     return operationView(operation);
   }
 

@@ -1,5 +1,5 @@
 import { ERROR_CODES, UNSETTLED_STATUSES, type AssetOutcome } from '@app/common';
-import { needsNewMint, solanaOutcome, wireSigners } from '@app/chains';
+import { solanaOutcome } from '@app/chains';
 import type { OperationEntity } from '@app/database';
 
 export type OperationView = Record<string, unknown> & {
@@ -90,15 +90,6 @@ export function operationView(operation: OperationEntity): OperationView {
  * keypair is kept with the operation): shown while it is still on its way, too.
  */
 function solanaNewMint(operation: OperationEntity): AssetOutcome {
-  if (!viewReadsSignedTx(operation)) return {};
-  return solanaOutcome(
-    operation.intent,
-    wireSigners(Buffer.from(operation.signedTx!, 'base64'))[1],
-  );
-}
-
-/** Whether the view needs the operation's signed bytes (a Solana mint created in flight). */
-export function viewReadsSignedTx(operation: OperationEntity): boolean {
-  const inFlight = operation.status === 'signed' || operation.status === 'submitted';
-  return operation.network === 'solana' && inFlight && needsNewMint(operation.intent);
+  if (!operation.newMintAddress || operation.network !== 'solana') return {};
+  return solanaOutcome(operation.intent, operation.newMintAddress);
 }

@@ -1,7 +1,7 @@
 /** What an in-flight operation brings to a gap: the nonce it holds and its stored bytes. */
 export interface InFlightSend {
   nonce: bigint | null;
-  signedTx: string | null;
+  signedTx?: string | null;
 }
 
 /** One nonce of a gap, sent again: its operation's stored bytes, or a zero-value filler. */

@@ -185,16 +185,18 @@ export class SolanaOperationExecutor {
     const claimed = await this.solanaOperations.markSigned(operation.id, {
       ...stored,
       newMintSecret: newMint?.toStore,
+      newMintAddress: newMint?.signer.address,
       fees: planned.fees,
     });
     if (!claimed) return null;
     this.faults.at('crash-after-sign');
-    const ephemeral = newMint?.toStore;
+    const sealed = newMint?.toStore;
     return {
       ...operation,
       ...stored,
       status: 'signed',
-      ...(ephemeral ? { newMintSecret: ephemeral.ciphertext, newMintKeyId: ephemeral.keyId } : {}),
+      ...(sealed ? { newMintSecret: sealed.ciphertext, newMintKeyId: sealed.keyId } : {}),
+      ...(newMint ? { newMintAddress: newMint.signer.address } : {}),
       updatedAt: new Date(),
     };
   }

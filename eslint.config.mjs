@@ -88,20 +88,36 @@ export default tseslint.config(
     },
   },
   {
-    // The use cases know no transport: HTTP belongs to apps/api, queues to @app/queue.
+    // The use cases know no transport: HTTP belongs to apps/api, queues to @app/queue. Nor do
+    // they know TypeORM: a transaction reaches them as @app/database's opaque WorkScope.
     files: ['libs/domain/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: ['litesvm', 'bullmq', 'ioredis', 'fastify', '@nestjs/platform-fastify'].map(
-            (name) => ({
-              name,
-              message: 'libs/domain has no HTTP, queue or Redis imports: go through @app/queue.',
-            }),
-          ),
-          patterns: [{ group: ['@fastify/*'], message: 'libs/domain has no HTTP imports.' }],
+          paths: [
+            ...['litesvm', 'bullmq', 'ioredis', 'fastify', '@nestjs/platform-fastify'].map(
+              (name) => ({
+                name,
+                message: 'libs/domain has no HTTP, queue or Redis imports: go through @app/queue.',
+              }),
+            ),
+            {
+              name: 'typeorm',
+              message:
+                'libs/domain does not see TypeORM: queries live in @app/database repositories, and a transaction is a WorkScope (UnitOfWork.run).',
+            },
+          ],
+          patterns: [
+            { group: ['@fastify/*'], message: 'libs/domain has no HTTP imports.' },
+            { group: ['typeorm/*'], message: 'libs/domain does not see TypeORM.' },
+            {
+              group: ['@app/database/*'],
+              message:
+                'Import @app/database itself: its internals (managerOf, scopeOf) stay in it.',
+            },
+          ],
         },
       ],
     },

@@ -14,6 +14,7 @@
 import { Agent, request } from 'node:http';
 import { signWebhook } from '@app/common';
 import { createDataSource, OperationRepository } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
@@ -86,7 +87,7 @@ async function serviceThroughput(
     await dataSource.transaction(async (manager) => {
       for (let i = 0; i < events; i++) {
         await operations.insert(
-          manager,
+          scopeOf(manager),
           newOperationEntity(accountId, MINT, { status: 'confirmed', settledAt: new Date() }),
         );
       }

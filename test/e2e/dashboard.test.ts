@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OperationStatus } from '@app/common';
 import { createDataSource, OperationRepository, SettlementRepository } from '@app/database';
 import { startLocalChains, type LocalChains } from '@app/localnet';
+import { scopeOf } from '@test/support/work-scope';
 import { launchChromium } from '@test/support/browser';
 import { setEvmBalance } from '@test/support/chain-control';
 import { HttpClient } from '@test/support/http-client';
@@ -249,7 +250,7 @@ describe('dashboard in a real browser', () => {
         const createdAt = new Date(Date.now() - hoursAgo * 3_600_000);
         const settledAt = status === 'queued' ? null : new Date(createdAt.getTime() + latencyMs);
         return operations.insert(
-          dataSource.manager,
+          scopeOf(dataSource.manager),
           newOperationEntity(account.id, mint, { status, createdAt, settledAt, network }),
         );
       };
@@ -312,9 +313,9 @@ describe('dashboard in a real browser', () => {
       const burn = { kind: 'token.burn', asset: '0xa', amount: '2' } as const;
       const operation = newOperationEntity(account.id, burn, { details: { amount: '2' } });
       bumped = operation.id;
-      await operations.insert(dataSource.manager, operation);
+      await operations.insert(scopeOf(dataSource.manager), operation);
       await operations.markSignedMany(
-        dataSource.manager,
+        scopeOf(dataSource.manager),
         [{ id: operation.id, nonce: 4n, signedTx: '0x01', txHash: `0x${'1'.repeat(64)}` }],
         { maxFeePerGas: '100' },
       );

@@ -8,7 +8,8 @@ export * from './database.module';
 export * from './entities';
 export * from './migrate';
 export * from './pg-notifications';
-export * from './unit-of-work';
+// Not managerOf / scopeOf: outside this lib a scope is opaque.
+export { UnitOfWork, type WorkScope } from './unit-of-work';
 export * from './repositories/account.repository';
 export * from './repositories/asset.repository';
 export * from './repositories/idempotency.repository';

@@ -7,6 +7,7 @@ import {
   SettlementRepository,
   type OperationEntity,
 } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { registerSession } from '@test/support/accounts';
 import { startApiInProcess } from '@test/support/api-app';
 import type { HttpClient } from '@test/support/http-client';
@@ -52,7 +53,7 @@ describe('account operations: filters and detail', () => {
 
   async function insert(accountId: string, overrides: Partial<OperationEntity> = {}) {
     const operation = newOperationEntity(accountId, overrides.intent ?? mint, overrides);
-    await operations.insert(dataSource.manager, operation);
+    await operations.insert(scopeOf(dataSource.manager), operation);
     return operation;
   }
 
@@ -90,7 +91,7 @@ describe('account operations: filters and detail', () => {
     expect(hook.status).toBe(200);
     const operation = await insert(accountId, { details: { amount: '5' } });
     await operations.markSignedMany(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       [{ id: operation.id, nonce: 3n, signedTx: '0x01', txHash: '0xfirst' }],
       { maxFeePerGas: '10' },
     );

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { createDataSource, OperationRepository, type OperationEntity } from '@app/database';
 import type { AssetIntent } from '@app/common';
+import { scopeOf } from '@test/support/work-scope';
 import { registerSession } from '@test/support/accounts';
 import { startApiInProcess } from '@test/support/api-app';
 import type { HttpClient } from '@test/support/http-client';
@@ -52,7 +53,7 @@ describe('GET /account/usage', () => {
     const createdAt = new Date(Date.now() - hoursAgo * HOUR_MS);
     const settled = status === 'confirmed' || status === 'failed';
     await operations.insert(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       newOperationEntity(accountId, mint, {
         status,
         createdAt,

@@ -9,6 +9,7 @@ import {
 } from '@app/database';
 import type { AppConfig } from '@app/config';
 import { accountEventView } from '@app/domain';
+import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -49,9 +50,9 @@ describe('account events', () => {
   it('writes an event per status change, numbered 1, 2, 3 with the operation as it was then', async () => {
     const accountId = await newAccount();
     const operation = newOperationEntity(accountId, mint);
-    await operations.insert(dataSource.manager, operation);
+    await operations.insert(scopeOf(dataSource.manager), operation);
     await operations.markSignedMany(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       [{ id: operation.id, nonce: 7n, signedTx: '0x01', txHash: '0xhash' }],
       {},
     );
@@ -81,7 +82,7 @@ describe('account events', () => {
     const operation = newOperationEntity(accountId, mint);
     operation.newMintSecret = Buffer.from('sealed-new-mint-seed');
     operation.newMintKeyId = 'key-1';
-    await operations.insert(dataSource.manager, operation);
+    await operations.insert(scopeOf(dataSource.manager), operation);
     await operations.fail(operation.id, { code: 'BAD_GATEWAY', message: 'reverted' });
     const stored = JSON.stringify(await events.listAfter(accountId, 0n, 10));
     expect(stored).toContain('operation.failed');
@@ -95,7 +96,7 @@ describe('account events', () => {
     const accountId = await newAccount();
     await Promise.all(
       Array.from({ length: 40 }, () =>
-        operations.insert(dataSource.manager, newOperationEntity(accountId, mint)),
+        operations.insert(scopeOf(dataSource.manager), newOperationEntity(accountId, mint)),
       ),
     );
     const stored = await events.listAfter(accountId, 0n, 100);
@@ -129,7 +130,7 @@ describe('account events', () => {
       const heard: (string | null)[] = [];
       await notifications.listen(ACCOUNT_EVENTS_CHANNEL, (payload) => heard.push(payload));
       await dataSource.transaction(async (manager) => {
-        await operations.insert(manager, newOperationEntity(accountId, mint));
+        await operations.insert(scopeOf(manager), newOperationEntity(accountId, mint));
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(heard).toEqual([]);
       });

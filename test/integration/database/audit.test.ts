@@ -13,6 +13,7 @@ import {
   verifyAuditLog,
   type StoredAuditEntry,
 } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { runAuditVerify } from '@test/support/audit-verify';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { insertAccountRow } from '@test/support/account-rows';
@@ -140,14 +141,14 @@ describe('audit log', () => {
         chainKey: network === 'solana' ? 'solana:audit' : 'evm:31337:audit',
         signer: `signer-${network}`,
       });
-      await operations.insert(dataSource.manager, operation);
+      await operations.insert(scopeOf(dataSource.manager), operation);
       return operation;
     };
     const evm = await queued('base');
     const solana = await queued('solana');
     await dataSource.transaction((manager) =>
       operations.markSignedMany(
-        manager,
+        scopeOf(manager),
         [{ id: evm.id, nonce: 4n, signedTx: '0xsigned', txHash: '0xfirst' }],
         { gasPrice: '1' },
       ),
@@ -280,7 +281,7 @@ describe('audit log', () => {
           createdAt: new Date(),
           revokedAt: null,
         };
-        expect(await keys.insertWithinCap(key, 10, manager)).toBe(true);
+        expect(await keys.insertWithinCap(key, 10, scopeOf(manager))).toBe(true);
         await manager.query(
           `INSERT INTO audit_events (account_id, type) VALUES ($1, 'api_key.issued')`,
           [accountId],

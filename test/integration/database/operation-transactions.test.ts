@@ -8,6 +8,7 @@ import {
   SolanaOperationRepository,
   type OperationEntity,
 } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -49,14 +50,14 @@ describe('operation transactions', () => {
       chainKey: network === 'solana' ? 'solana:test' : 'evm:31337:test',
       signer: 'signer',
     });
-    await operations.insert(dataSource.manager, operation);
+    await operations.insert(scopeOf(dataSource.manager), operation);
     return operation;
   }
 
   const signEvm = (operation: OperationEntity, txHash: string, nonce: bigint) =>
     dataSource.transaction((manager) =>
       operations.markSignedMany(
-        manager,
+        scopeOf(manager),
         [{ id: operation.id, nonce, signedTx: `0xbytes-${txHash}`, txHash }],
         FEES,
       ),
@@ -150,7 +151,7 @@ describe('operation transactions', () => {
     const refused = await queued('base');
     const twin = await queued('base');
     await signEvm(refused, '0xfff1', 4n);
-    await operations.releaseSigned(dataSource.manager, refused.id);
+    await operations.releaseSigned(scopeOf(dataSource.manager), refused.id);
     await operations.fail(refused.id, { code: 'INSUFFICIENT_FUNDS', message: 'insufficient' });
     await signEvm(twin, '0xfff1', 4n);
     expect(await operations.findById(twin.id)).toMatchObject({

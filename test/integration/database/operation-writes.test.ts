@@ -8,6 +8,7 @@ import {
   type NftItemEntity,
   type OperationEntity,
 } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -70,7 +71,7 @@ describe('operation writes', () => {
 
   async function newOperation(intent: AssetIntent): Promise<OperationEntity> {
     const operation = operationRow(intent);
-    await operations.insert(dataSource.manager, operation);
+    await operations.insert(scopeOf(dataSource.manager), operation);
     return operation;
   }
 
@@ -204,7 +205,11 @@ describe('operation writes', () => {
     expect((await operations.findById(signed.id))!.status).toBe('submitted');
 
     const queued = operationRow({ kind: 'token.mint' } as AssetIntent);
-    await operations.insert(dataSource.manager, { ...queued, status: 'queued', txHash: null });
+    await operations.insert(scopeOf(dataSource.manager), {
+      ...queued,
+      status: 'queued',
+      txHash: null,
+    });
     expect(await operations.failQueued(queued.id, error)).toBe(true);
     expect(await operations.findById(queued.id)).toMatchObject({
       status: 'failed',
@@ -222,7 +227,7 @@ describe('operation writes', () => {
       createdAt: new Date(),
     };
     const first = { ...operationRow({ kind: 'nft.mint' } as AssetIntent), metadataId: document.id };
-    await operations.insert(dataSource.manager, first, document);
+    await operations.insert(scopeOf(dataSource.manager), first, document);
     const [stored] = await dataSource.query<{ document: object }[]>(
       'SELECT document FROM metadata_documents WHERE id = $1',
       [document.id],
@@ -235,7 +240,7 @@ describe('operation writes', () => {
       ...operationRow({ kind: 'nft.mint' } as AssetIntent),
       metadataId: document.id,
     };
-    await expect(operations.insert(dataSource.manager, second, document)).rejects.toThrow(
+    await expect(operations.insert(scopeOf(dataSource.manager), second, document)).rejects.toThrow(
       /duplicate key/,
     );
     expect(await operations.findById(second.id)).toBeNull();

@@ -11,6 +11,7 @@ import {
   type WatchedWallet,
 } from '@app/database';
 import { WalletFundsRecorder } from '@app/domain';
+import { scopeOf } from '@test/support/work-scope';
 import { insertAccountRow } from '@test/support/account-rows';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -109,15 +110,15 @@ describe('wallet funds', () => {
     const mint = { kind: 'token.mint', asset: '0xa', amount: '1', recipient: '0xb' } as const;
     const old = new Date(Date.now() - 60 * 60_000);
     await operations.insert(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       newOperationEntity(recent.accountId, mint, { status: 'confirmed' }),
     );
     await operations.insert(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       newOperationEntity(unsettled.accountId, mint, { createdAt: old }),
     );
     await operations.insert(
-      dataSource.manager,
+      scopeOf(dataSource.manager),
       newOperationEntity(idle.accountId, mint, { status: 'confirmed', createdAt: old }),
     );
     await recorder.record(low, 0n, new Date());

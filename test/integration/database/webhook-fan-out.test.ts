@@ -8,6 +8,7 @@ import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
 } from '@app/database';
+import { scopeOf } from '@test/support/work-scope';
 import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -46,7 +47,7 @@ describe('webhook fan-out', () => {
       enabled,
       { ciphertext: Buffer.from('sealed'), keyId: 'k' },
       10,
-      dataSource.manager,
+      scopeOf(dataSource.manager),
     );
     return endpoint!;
   }
@@ -68,7 +69,7 @@ describe('webhook fan-out', () => {
     await events.append(accountId, 'webhook_endpoint.disabled', { n: 1 });
     await dataSource
       .transaction(async (manager) => {
-        await events.append(accountId, 'webhook_endpoint.disabled', { n: 2 }, manager);
+        await events.append(accountId, 'webhook_endpoint.disabled', { n: 2 }, scopeOf(manager));
         throw new Error('rolled back');
       })
       .catch(() => undefined);
@@ -100,7 +101,7 @@ describe('webhook fan-out', () => {
     const kept = await newEndpoint(accountId, []);
     let appended: Promise<void> | undefined;
     await dataSource.transaction(async (manager) => {
-      await endpoints.delete(accountId, doomed.id, manager);
+      await endpoints.delete(accountId, doomed.id, scopeOf(manager));
       // Written while the delete is uncommitted: it waits for it, then leaves the endpoint out.
       appended = events.append(accountId, 'webhook_endpoint.disabled', {});
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -121,8 +122,8 @@ describe('webhook fan-out', () => {
       const heard: (string | null)[] = [];
       await notifications.listen('webhook_deliveries', (payload) => heard.push(payload));
       await dataSource.transaction(async (manager) => {
-        await events.append(accountId, 'webhook_endpoint.disabled', {}, manager);
-        await events.append(accountId, 'webhook_endpoint.disabled', {}, manager);
+        await events.append(accountId, 'webhook_endpoint.disabled', {}, scopeOf(manager));
+        await events.append(accountId, 'webhook_endpoint.disabled', {}, scopeOf(manager));
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(heard).toEqual([]);
       });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { OperationEntity } from '../entities';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 
 /** Events the application writes itself; operation and API key events come from triggers. */
 export type AppEventType =
@@ -53,14 +54,14 @@ const COLUMNS = `e.id, e.account_id AS "accountId", e.seq::text AS "seq", e.type
 export class AccountEventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records an event; pass the manager of the transaction making the change it tells of. */
+  /** Records an event; pass the scope of the transaction making the change it tells of. */
   async append(
     accountId: string,
     type: AppEventType,
     data: Record<string, unknown>,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<void> {
-    await manager.query(
+    await managerOf(scope).query(
       `INSERT INTO account_events (account_id, type, data) VALUES ($1, $2, $3::jsonb)`,
       [accountId, type, JSON.stringify(data)],
     );

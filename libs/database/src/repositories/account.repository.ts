@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccountEntity } from '../entities';
+import { managerOf, type WorkScope } from '../unit-of-work';
 
 @Injectable()
 export class AccountRepository {
@@ -15,8 +16,8 @@ export class AccountRepository {
   }
 
   /** Inserts the account; returns false when the email is already taken. */
-  async insert(manager: EntityManager, account: AccountEntity): Promise<boolean> {
-    const result = await manager
+  async insert(scope: WorkScope, account: AccountEntity): Promise<boolean> {
+    const result = await managerOf(scope)
       .createQueryBuilder()
       .insert()
       .into(AccountEntity)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { ApiKeyEntity } from '../entities';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 
 @Injectable()
 export class ApiKeyRepository {
@@ -8,14 +9,11 @@ export class ApiKeyRepository {
 
   /**
    * Inserts the key unless its account already holds `maxActive` unrevoked keys; false then.
-   * Runs in the caller's transaction (`manager`): the account's row is locked first, so
+   * Runs in the caller's transaction (`scope`): the account's row is locked first, so
    * concurrent issues for one account are counted one after another.
    */
-  async insertWithinCap(
-    key: ApiKeyEntity,
-    maxActive: number,
-    manager: EntityManager,
-  ): Promise<boolean> {
+  async insertWithinCap(key: ApiKeyEntity, maxActive: number, scope: WorkScope): Promise<boolean> {
+    const manager = managerOf(scope);
     // NO KEY UPDATE: serializes issuers of one account, yet leaves the row readable to foreign
     // key checks (the audit trail's insert reads it while holding the trail's lock: FOR UPDATE
     // here deadlocked with it).
@@ -46,9 +44,9 @@ export class ApiKeyRepository {
     accountId: string,
     id: string,
     at: Date,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<{ key: ApiKeyEntity; revokedNow: boolean } | null> {
-    const keys = manager.getRepository(ApiKeyEntity);
+    const keys = managerOf(scope).getRepository(ApiKeyEntity);
     const key = await keys.findOneBy({ id, accountId });
     if (!key) return null;
     if (key.revokedAt) return { key, revokedNow: false };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { StoredAuditEntry } from '../audit/audit-chain';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 
 /**
  * What the audit log records. `managed_key.used` is written by the database itself (a trigger
@@ -53,12 +54,12 @@ const STORED_COLUMNS = `e.id::text AS "id", e.account_id::text AS "accountId", e
 export class AuditEventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records an event; pass the manager of the transaction making the change it records. */
+  /** Records an event; pass the scope of the transaction making the change it records. */
   async record(
     event: AuditEventInput,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<void> {
-    await manager.query(
+    await managerOf(scope).query(
       `INSERT INTO audit_events (account_id, type, details) VALUES ($1, $2, $3::jsonb)`,
       [event.accountId, event.type, JSON.stringify(event.details ?? {})],
     );

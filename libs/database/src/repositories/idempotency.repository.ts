@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../entities';
+import { scopeOf, type WorkScope } from '../unit-of-work';
 
 @Injectable()
 export class IdempotencyRepository {
@@ -14,11 +15,11 @@ export class IdempotencyRepository {
   async claimWith(
     entry: IdempotencyKeyEntity,
     notBefore: Date,
-    write: (manager: EntityManager) => Promise<void>,
+    write: (scope: WorkScope) => Promise<void>,
   ): Promise<boolean> {
     try {
       await this.dataSource.transaction(async (manager) => {
-        await write(manager);
+        await write(scopeOf(manager));
         await this.expire(manager, entry.accountId, entry.key, notBefore);
         if (!(await this.claim(manager, entry))) throw new KeyAlreadyClaimed();
       });

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ChainFamily } from '@app/config';
 import { ManagedWalletEntity } from '../entities';
+import { managerOf, type WorkScope } from '../unit-of-work';
 
 @Injectable()
 export class ManagedWalletRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insertMany(manager: EntityManager, wallets: ManagedWalletEntity[]): Promise<void> {
-    await manager.getRepository(ManagedWalletEntity).insert(wallets);
+  async insertMany(scope: WorkScope, wallets: ManagedWalletEntity[]): Promise<void> {
+    await managerOf(scope).getRepository(ManagedWalletEntity).insert(wallets);
   }
 
   listForAccount(accountId: string): Promise<ManagedWalletEntity[]> {

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, scopeOf, type WorkScope } from '../unit-of-work';
 
 /** A wait for a wallet's send lock this long is logged: a batch is holding it that long. */
 const SLOW_LOCK_MS = 5_000;
 
 /** One connection holding a wallet's send lock: every query of the send runs on it. */
 export interface WalletSession {
-  manager: EntityManager;
+  scope: WorkScope;
   /** Runs `work` in a transaction on the session's connection. */
   transaction(work: () => Promise<void>): Promise<void>;
 }
@@ -21,7 +22,7 @@ export class NonceLedgerRepository {
   /**
    * Runs `work` holding the wallet's send lock (a Postgres advisory lock, shared by every worker
    * process) on a connection of its own. While it is held, every query of the send must run on
-   * `session.manager`: waiting for a second pool connection under the lock could deadlock.
+   * `session.scope`: waiting for a second pool connection under the lock could deadlock.
    */
   async withWalletLock<T>(
     wallet: string,
@@ -30,7 +31,7 @@ export class NonceLedgerRepository {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     const session: WalletSession = {
-      manager: runner.manager,
+      scope: scopeOf(runner.manager),
       transaction: async (step) => {
         await runner.startTransaction();
         try {
@@ -59,21 +60,16 @@ export class NonceLedgerRepository {
     }
   }
 
-  async read(manager: EntityManager, chainKey: string, address: string): Promise<bigint | null> {
-    const rows: { next_nonce: string }[] = await manager.query(
+  async read(scope: WorkScope, chainKey: string, address: string): Promise<bigint | null> {
+    const rows: { next_nonce: string }[] = await managerOf(scope).query(
       'SELECT next_nonce FROM nonce_ledger WHERE chain_key = $1 AND address = $2',
       [chainKey, address],
     );
     return rows[0] ? BigInt(rows[0].next_nonce) : null;
   }
 
-  async write(
-    manager: EntityManager,
-    chainKey: string,
-    address: string,
-    next: bigint,
-  ): Promise<void> {
-    await manager.query(
+  async write(scope: WorkScope, chainKey: string, address: string, next: bigint): Promise<void> {
+    await managerOf(scope).query(
       `INSERT INTO nonce_ledger (chain_key, address, next_nonce, updated_at)
        VALUES ($1, $2, $3, now())
        ON CONFLICT (chain_key, address) DO UPDATE SET next_nonce = $3, updated_at = now()`,

@@ -8,6 +8,7 @@ import {
 } from '@app/common';
 import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { insertParts } from './insert-statement';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { pooledQuery } from './pooled-query';
@@ -59,13 +60,14 @@ const OPERATION_VIEW = {
 export class OperationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  manager(): EntityManager {
-    return this.dataSource.manager;
+  /** The scope of no transaction: each statement through it commits on its own. */
+  manager(): WorkScope {
+    return outsideTransaction(this.dataSource);
   }
 
   /** The operation and (when it hosts one) its metadata document, in one statement. */
   async insert(
-    manager: EntityManager,
+    scope: WorkScope,
     operation: OperationEntity,
     metadata?: MetadataDocumentEntity | null,
   ): Promise<void> {
@@ -77,15 +79,15 @@ export class OperationRepository {
       sql = `WITH document AS (INSERT INTO "${doc.table}" (${doc.columns}) VALUES (${doc.values}))
         ${sql}`;
     }
-    await manager.query(sql, params);
+    await managerOf(scope).query(sql, params);
   }
 
   /** The operation with the bytes of the transaction it waits on (`signedTx`). */
   async findById(
     id: string,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<OperationEntity | null> {
-    const [operation] = await this.withSignedBytes(manager, 'op.id = :id', { id });
+    const [operation] = await this.withSignedBytes(managerOf(scope), 'op.id = :id', { id });
     return operation ?? null;
   }
 
@@ -136,8 +138,8 @@ export class OperationRepository {
   }
 
   /** Locks the given operations that are still `queued` (for signing) and returns their ids. */
-  async lockQueued(manager: EntityManager, ids: string[]): Promise<Set<string>> {
-    const rows: { id: string }[] = await manager.query(
+  async lockQueued(scope: WorkScope, ids: string[]): Promise<Set<string>> {
+    const rows: { id: string }[] = await managerOf(scope).query(
       `SELECT id FROM operations WHERE id = ANY($1::uuid[]) AND status = 'queued' FOR UPDATE`,
       [ids],
     );
@@ -153,12 +155,12 @@ export class OperationRepository {
    * transaction. One another live operation owns stays its own, and the statement fails.
    */
   async markSignedMany(
-    manager: EntityManager,
+    scope: WorkScope,
     signed: { id: string; nonce: bigint; signedTx: string; txHash: string }[],
     fees: Record<string, string>,
   ): Promise<void> {
     if (signed.length === 0) return;
-    await manager.query(
+    await managerOf(scope).query(
       `WITH signed AS (
          UPDATE operations AS o
          SET status = 'signed', nonce = v.nonce, tx_hash = v.tx_hash, updated_at = now()
@@ -195,9 +197,9 @@ export class OperationRepository {
     id: string,
     previousTxHash: string,
     next: { signedTx: string; txHash: string; fees: Record<string, string> },
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+    const rows: unknown[] = await managerOf(scope).query(
       `WITH replaced AS (
          UPDATE operations SET status = 'signed', tx_hash = $4, updated_at = now()
          WHERE id = $1 AND tx_hash = $2 AND status IN ('signed', 'submitted')
@@ -237,9 +239,9 @@ export class OperationRepository {
     return rows.map((row) => row.tx_hash);
   }
 
-  async markSubmittedMany(manager: EntityManager, ids: string[]): Promise<void> {
+  async markSubmittedMany(scope: WorkScope, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await manager.query(
+    await managerOf(scope).query(
       `UPDATE operations SET status = 'submitted', updated_at = now()
        WHERE id = ANY($1::uuid[]) AND status = 'signed'`,
       [ids],
@@ -256,8 +258,8 @@ export class OperationRepository {
    * signed -> queued, forgetting a transaction that provably never reached the chain (the node
    * refused it), so its nonce is free again and the operation is signed anew.
    */
-  async releaseSigned(manager: EntityManager, id: string): Promise<void> {
-    await manager
+  async releaseSigned(scope: WorkScope, id: string): Promise<void> {
+    await managerOf(scope)
       .getRepository(OperationEntity)
       .update(
         { id, status: In(['signed', 'submitted']) },
@@ -268,9 +270,9 @@ export class OperationRepository {
   async fail(
     id: string,
     error: { code: ErrorCode; message: string },
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<boolean> {
-    return this.failFrom(UNSETTLED_STATUSES, id, error, manager);
+    return this.failFrom(UNSETTLED_STATUSES, id, error, managerOf(scope));
   }
 
   /**
@@ -357,13 +359,9 @@ export class OperationRepository {
   }
 
   /** A wallet's operations holding a nonce that may still reach the chain, lowest nonce first. */
-  findInFlight(
-    manager: EntityManager,
-    chainKey: string,
-    signer: string,
-  ): Promise<OperationEntity[]> {
+  findInFlight(scope: WorkScope, chainKey: string, signer: string): Promise<OperationEntity[]> {
     return this.withSignedBytes(
-      manager,
+      managerOf(scope),
       `op.chain_key = :chainKey AND op.signer = :signer AND op.status IN ('signed', 'submitted')`,
       { chainKey, signer },
       'op.nonce',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, MoreThan, type EntityManager } from 'typeorm';
+import { DataSource, MoreThan } from 'typeorm';
 import { SessionEntity } from '../entities';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { returnedRows } from './returned-rows';
 
 @Injectable()
@@ -9,9 +10,9 @@ export class SessionRepository {
 
   async insert(
     session: SessionEntity,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<void> {
-    await manager.getRepository(SessionEntity).insert(session);
+    await managerOf(scope).getRepository(SessionEntity).insert(session);
   }
 
   findLive(tokenHash: string, now: Date): Promise<SessionEntity | null> {
@@ -23,9 +24,9 @@ export class SessionRepository {
   /** Ends a session; returns which one it was, or null when no session had this token. */
   async deleteByTokenHash(
     tokenHash: string,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<{ id: string; accountId: string } | null> {
-    const result: unknown[] = await manager.query(
+    const result: unknown[] = await managerOf(scope).query(
       `DELETE FROM sessions WHERE token_hash = $1 RETURNING id, account_id AS "accountId"`,
       [tokenHash],
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ChainFamily, ConcreteNetwork } from '@app/config';
+import { managerOf, type WorkScope } from '../unit-of-work';
 
 /** A managed wallet on one network, whose native balance is watched. */
 export interface WatchedWallet {
@@ -76,7 +77,8 @@ export class WalletFundsRepository {
    * Locks the wallet's row until the transaction ends (made, not low, if it had none), so that
    * one worker at a time decides whether a reading flips its flag.
    */
-  async lock(wallet: WatchedWallet, manager: EntityManager): Promise<StoredWalletFunds> {
+  async lock(wallet: WatchedWallet, scope: WorkScope): Promise<StoredWalletFunds> {
+    const manager = managerOf(scope);
     await manager.query(
       `INSERT INTO wallet_funds (network, address, account_id, balance, low, checked_at)
        VALUES ($1, $2, $3, 0, false, 'epoch') ON CONFLICT (network, address) DO NOTHING`,
@@ -90,8 +92,8 @@ export class WalletFundsRepository {
     return rows[0];
   }
 
-  async store(reading: WalletFundsReading, manager: EntityManager): Promise<void> {
-    await manager.query(
+  async store(reading: WalletFundsReading, scope: WorkScope): Promise<void> {
+    await managerOf(scope).query(
       `UPDATE wallet_funds SET balance = $3, low = $4, checked_at = $5
        WHERE network = $1 AND address = $2`,
       [reading.network, reading.address, reading.balance.toString(), reading.low, reading.readAt],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { returnedRows } from './returned-rows';
 
 /** A secret as stored: AES-GCM ciphertext (see SecretBox) and the master key it is sealed under. */
@@ -64,8 +65,9 @@ export class WebhookEndpointRepository {
     enabled: boolean,
     secret: StoredSealedSecret,
     max: number,
-    manager: EntityManager,
+    scope: WorkScope,
   ): Promise<WebhookEndpointRow | null> {
+    const manager = managerOf(scope);
     await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [
       endpoint.accountId,
     ]);
@@ -145,10 +147,10 @@ export class WebhookEndpointRepository {
   async delete(
     accountId: string,
     id: string,
-    manager: EntityManager = this.dataSource.manager,
+    scope: WorkScope = outsideTransaction(this.dataSource),
   ): Promise<WebhookEndpointRow | null> {
     const rows: RawEndpoint[] = returnedRows(
-      await manager.query(
+      await managerOf(scope).query(
         `DELETE FROM webhook_endpoints w WHERE w.account_id = $1 AND w.id = $2 RETURNING ${COLUMNS}`,
         [accountId, id],
       ),
@@ -162,10 +164,10 @@ export class WebhookEndpointRepository {
     id: string,
     secret: StoredSealedSecret,
     previous: { secret: StoredSealedSecret; expiresAt: Date } | null,
-    manager: EntityManager,
+    scope: WorkScope,
   ): Promise<WebhookEndpointRow | null> {
     const rows: RawEndpoint[] = returnedRows(
-      await manager.query(
+      await managerOf(scope).query(
         `UPDATE webhook_endpoints w SET secret_ciphertext = $3, secret_key_id = $4,
            previous_secret_ciphertext = $5, previous_secret_key_id = $6,
            previous_secret_expires_at = $7, updated_at = now()
@@ -240,9 +242,9 @@ export class WebhookEndpointRepository {
   }
 
   /** Disables an enabled endpoint, in the caller's transaction; false if it was not enabled. */
-  async disable(id: string, reason: string, manager: EntityManager): Promise<boolean> {
+  async disable(id: string, reason: string, scope: WorkScope): Promise<boolean> {
     const rows: unknown[] = returnedRows(
-      await manager.query(
+      await managerOf(scope).query(
         `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, paused_until = NULL,
            updated_at = now()
          WHERE id = $1 AND enabled RETURNING id`,

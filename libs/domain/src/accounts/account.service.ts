@@ -59,13 +59,13 @@ export class AccountService {
     const { session, row } = newSession(account.id, this.config.api.sessionTtlHours);
     // The account, its wallets and its session are one transaction: a registration cut short
     // (Postgres gone) leaves nothing, so the client's retry registers it anew.
-    await this.unitOfWork.run(async (manager) => {
-      if (!(await this.accounts.insert(manager, account))) {
+    await this.unitOfWork.run(async (scope) => {
+      if (!(await this.accounts.insert(scope, account))) {
         throw AppError.conflict('An account with this email already exists.');
       }
-      await this.wallets.insertMany(manager, wallets);
-      await this.sessions.insert(row, manager);
-      await this.audit.record(accountCreated(account, wallets, row.id), manager);
+      await this.wallets.insertMany(scope, wallets);
+      await this.sessions.insert(row, scope);
+      await this.audit.record(accountCreated(account, wallets, row.id), scope);
     });
     await this.managedWallets.fund(wallets);
     return { account: accountView(account, wallets), session };
@@ -87,7 +87,7 @@ export class AccountService {
 
   async logout(token: string): Promise<void> {
     await this.audit.recordWith(
-      (manager) => this.sessions.deleteByTokenHash(tokenHash(token), manager),
+      (scope) => this.sessions.deleteByTokenHash(tokenHash(token), scope),
       (ended) =>
         ended && {
           accountId: ended.accountId,
@@ -115,7 +115,7 @@ export class AccountService {
   private async openSession(accountId: string): Promise<Session> {
     const { session, row } = newSession(accountId, this.config.api.sessionTtlHours);
     await this.audit.recordWith(
-      (manager) => this.sessions.insert(row, manager),
+      (scope) => this.sessions.insert(row, scope),
       () => ({ accountId, type: 'login.succeeded', details: { session_id: row.id } }),
     );
     return session;

@@ -63,7 +63,7 @@ export class ApiKeyService {
     // A cap on active keys: the per-key rate limit would be no limit if keys were free.
     const max = this.config.limits.maxApiKeysPerAccount;
     const inserted = await this.audit.recordWith(
-      (manager) => this.keys.insertWithinCap(entity, max, manager),
+      (scope) => this.keys.insertWithinCap(entity, max, scope),
       (ok) => (ok ? keyEvent('api_key.issued', entity) : null),
     );
     if (!inserted) {
@@ -82,7 +82,7 @@ export class ApiKeyService {
   async revoke(accountId: string, id: string): Promise<void> {
     const revoked = UUID.test(id)
       ? await this.audit.recordWith(
-          (manager) => this.keys.revoke(accountId, id, new Date(), manager),
+          (scope) => this.keys.revoke(accountId, id, new Date(), scope),
           (result) => (result?.revokedNow ? keyEvent('api_key.revoked', result.key) : null),
         )
       : null;

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { LogContext } from '@app/common';
-import { AuditEventRepository, UnitOfWork, type AuditEventInput } from '@app/database';
+import {
+  AuditEventRepository,
+  UnitOfWork,
+  type AuditEventInput,
+  type WorkScope,
+} from '@app/database';
 
 /**
  * Records security-relevant events in the account's audit log (an append-only hash chain, see
@@ -15,11 +19,11 @@ export class AuditTrail {
     private readonly events: AuditEventRepository,
   ) {}
 
-  /** Records an event; inside a transaction, pass its manager so both commit or neither. */
-  async record(event: AuditEventInput, manager?: EntityManager): Promise<void> {
+  /** Records an event; inside a transaction, pass its scope so both commit or neither. */
+  async record(event: AuditEventInput, scope?: WorkScope): Promise<void> {
     const requestId = LogContext.current()?.requestId;
     const details = requestId ? { ...event.details, request_id: requestId } : event.details;
-    await this.events.record({ ...event, details }, manager);
+    await this.events.record({ ...event, details }, scope);
   }
 
   /**
@@ -27,13 +31,13 @@ export class AuditTrail {
    * only if its event is recorded. `eventOf` answers null when the change called for none.
    */
   async recordWith<T>(
-    change: (manager: EntityManager) => Promise<T>,
+    change: (scope: WorkScope) => Promise<T>,
     eventOf: (result: T) => AuditEventInput | null,
   ): Promise<T> {
-    return this.unitOfWork.run(async (manager) => {
-      const result = await change(manager);
+    return this.unitOfWork.run(async (scope) => {
+      const result = await change(scope);
       const event = eventOf(result);
-      if (event) await this.record(event, manager);
+      if (event) await this.record(event, scope);
       return result;
     });
   }

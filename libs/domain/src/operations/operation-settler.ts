@@ -15,7 +15,7 @@ import {
   type AssetEntity,
   type AssetWrite,
   type OperationEntity,
-  type WalletSession,
+  type WorkScope,
 } from '@app/database';
 import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
@@ -68,16 +68,16 @@ export class OperationSettler {
   }
 
   /**
-   * Fails the operation within the transaction of `manager` (whose caller holds what makes the
+   * Fails the operation within the transaction of `scope` (whose caller holds what makes the
    * failure safe, such as its wallet's lock); returns the announcement to make once committed.
    */
   async failWithin(
-    manager: WalletSession['manager'],
+    scope: WorkScope,
     operation: OperationEntity,
     error: AppError,
   ): Promise<() => Promise<void>> {
     const reason = failureOf(error);
-    const failed = await this.operations.fail(operation.id, reason, manager);
+    const failed = await this.operations.fail(operation.id, reason, scope);
     return () => this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
   }
 

@@ -118,7 +118,7 @@ export class OperationSubmitter {
         createdAt: operation.createdAt,
       },
       notBefore,
-      (manager) => this.operations.insert(manager, operation, submission.metadata),
+      (scope) => this.operations.insert(scope, operation, submission.metadata),
     );
     if (claimed) return null;
     return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);

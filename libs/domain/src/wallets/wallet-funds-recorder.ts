@@ -30,10 +30,10 @@ export class WalletFundsRecorder {
   async record(wallet: WatchedWallet, balance: bigint, readAt: Date): Promise<void> {
     const threshold = this.config.walletFunds.lowBalance[wallet.network];
     const low = isLow(balance, threshold);
-    const event = await this.unitOfWork.run(async (manager) => {
-      const transition = walletFundsTransition(await this.funds.lock(wallet, manager), readAt, low);
+    const event = await this.unitOfWork.run(async (scope) => {
+      const transition = walletFundsTransition(await this.funds.lock(wallet, scope), readAt, low);
       if (!transition.store) return null;
-      await this.funds.store({ ...wallet, balance, low, readAt }, manager);
+      await this.funds.store({ ...wallet, balance, low, readAt }, scope);
       if (!transition.event) return null;
       const { decimals } = this.networks.resolve(wallet.network).currency;
       await this.events.append(
@@ -45,7 +45,7 @@ export class WalletFundsRecorder {
           balance: fromBaseUnits(balance, decimals),
           threshold: fromBaseUnits(threshold, decimals),
         },
-        manager,
+        scope,
       );
       return transition.event;
     });

@@ -64,7 +64,7 @@ export class WebhookEndpoints {
     const secret = newWebhookSecret();
     const max = this.config.webhooks.maxEndpointsPerAccount;
     const created = await this.audit.recordWith(
-      (manager) =>
+      (scope) =>
         this.endpoints.insertWithinCap(
           {
             id,
@@ -76,7 +76,7 @@ export class WebhookEndpoints {
           input.enabled ?? true,
           this.secretBox.seal(Buffer.from(secret, 'utf8'), id),
           max,
-          manager,
+          scope,
         ),
       (endpoint) =>
         endpoint ? { accountId, type: 'webhook_endpoint.created', details: { id, url } } : null,
@@ -118,7 +118,7 @@ export class WebhookEndpoints {
   async delete(accountId: string, id: string): Promise<void> {
     const deleted = UUID.test(id)
       ? await this.audit.recordWith(
-          (manager) => this.endpoints.delete(accountId, id, manager),
+          (scope) => this.endpoints.delete(accountId, id, scope),
           (endpoint) =>
             endpoint
               ? {
@@ -152,13 +152,13 @@ export class WebhookEndpoints {
           }
         : null;
     const rotated = await this.audit.recordWith(
-      (manager) =>
+      (scope) =>
         this.endpoints.rotateSecret(
           accountId,
           id,
           this.secretBox.seal(Buffer.from(secret, 'utf8'), id),
           previous,
-          manager,
+          scope,
         ),
       (row) =>
         row

@@ -158,8 +158,8 @@ export class WebhookPump {
     const reason =
       `No successful delivery since ${failingSince.toISOString()}: disabled after ` +
       `${Math.round(this.config.webhooks.disableAfterMs / 1000)} s of failures.`;
-    await this.unitOfWork.run(async (manager) => {
-      if (!(await this.endpoints.disable(endpoint.id, reason, manager))) return;
+    await this.unitOfWork.run(async (scope) => {
+      if (!(await this.endpoints.disable(endpoint.id, reason, scope))) return;
       await this.events.append(
         endpoint.accountId,
         'webhook_endpoint.disabled',
@@ -169,7 +169,7 @@ export class WebhookPump {
           reason,
           failing_since: failingSince.toISOString(),
         },
-        manager,
+        scope,
       );
     });
     this.logger.warn(`Webhook endpoint ${endpoint.id} disabled: ${boundedText(reason, 300)}`);

@@ -112,7 +112,7 @@ export class EvmNonceGaps {
       await this.ledger.withWalletLock(wallet, async (session) => {
         const [onChain, recorded] = await Promise.all([
           this.evm.pendingNonce(network, signer.address),
-          this.ledger.read(session.manager, network.chainKey, signer.address),
+          this.ledger.read(session.scope, network.chainKey, signer.address),
         ]);
         const healing = planNonceHealing(recorded, onChain);
         if (healing.kind !== 'down') {
@@ -137,7 +137,7 @@ export class EvmNonceGaps {
     to: bigint,
   ): Promise<boolean> {
     const { network, address } = signer;
-    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
+    const inFlight = await this.operations.findInFlight(session.scope, network.chainKey, address);
     const plan = planGapSends(from, to, inFlight, MAX_FILLERS);
     if (!plan) return false;
     const results = await this.evm.broadcastMany(
@@ -171,7 +171,7 @@ export class EvmNonceGaps {
    */
   private async resign(session: WalletSession, signer: WalletSigner, nonce: bigint): Promise<void> {
     const { network, address } = signer;
-    const inFlight = await this.operations.findInFlight(session.manager, network.chainKey, address);
+    const inFlight = await this.operations.findInFlight(session.scope, network.chainKey, address);
     const operation = inFlight.find((candidate) => candidate.nonce === nonce);
     if (!operation?.signedTx) return;
     const { unsigned, fees: previous } = decodeSigned(operation.signedTx);
@@ -185,7 +185,7 @@ export class EvmNonceGaps {
     const signed = this.evm.sign(network, signer.key, unsigned, fees);
     const next = { signedTx: signed.signedTx, txHash: signed.hash, fees: feesJson(fees) };
     if (
-      !(await this.operations.replaceSigned(operation.id, operation.txHash!, next, session.manager))
+      !(await this.operations.replaceSigned(operation.id, operation.txHash!, next, session.scope))
     )
       return; // its own run replaced or settled it meanwhile
     this.logger.warn({

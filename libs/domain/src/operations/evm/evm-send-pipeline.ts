@@ -159,7 +159,7 @@ export class EvmSendPipeline {
       let next = start;
       funds.left = balance;
       const claimable = await this.operations.lockQueued(
-        session.manager,
+        session.scope,
         batch.map((item) => item.operation.id),
       );
       for (const item of batch) {
@@ -183,7 +183,7 @@ export class EvmSendPipeline {
         next += 1n;
       }
       await this.operations.markSignedMany(
-        session.manager,
+        session.scope,
         signed.map((item) => ({
           id: item.operation.id,
           nonce: item.nonce,
@@ -192,7 +192,7 @@ export class EvmSendPipeline {
         })),
         feesJson(signer.fees),
       );
-      await this.ledger.write(session.manager, signer.network.chainKey, signer.address, next);
+      await this.ledger.write(session.scope, signer.network.chainKey, signer.address, next);
     });
     for (const { item, cost } of unpaid) {
       METRICS.walletFundsShort.inc({ network: signer.network.network, stage: 'before-signing' });
@@ -241,7 +241,7 @@ export class EvmSendPipeline {
     }
     const accepted = signed.filter((_, index) => results[index].kind === 'accepted');
     await this.operations.markSubmittedMany(
-      session.manager,
+      session.scope,
       accepted.map((item) => item.operation.id),
     );
     this.faults.at('crash-after-broadcast');
@@ -291,11 +291,11 @@ export class EvmSendPipeline {
       for (const [index, item] of signed.entries()) {
         const refused = refusals[index];
         if (!refused) continue;
-        await this.operations.releaseSigned(session.manager, item.operation.id);
+        await this.operations.releaseSigned(session.scope, item.operation.id);
         await this.operations.fail(
           item.operation.id,
           { code: refused.code, message: refused.message },
-          session.manager,
+          session.scope,
         );
         // The client reads the plain message; what the node said is kept here only.
         this.logger.warn({
@@ -307,12 +307,7 @@ export class EvmSendPipeline {
       }
       if (tail < signed.length) {
         const firstFreed = signed[tail].nonce;
-        await this.ledger.write(
-          session.manager,
-          signer.network.chainKey,
-          signer.address,
-          firstFreed,
-        );
+        await this.ledger.write(session.scope, signer.network.chainKey, signer.address, firstFreed);
       }
     });
     for (const [index, item] of signed.slice(0, tail).entries()) {
@@ -330,7 +325,7 @@ export class EvmSendPipeline {
   private async healedNextNonce(session: WalletSession, signer: WalletSigner): Promise<bigint> {
     const { network, address } = signer;
     const [recorded, onChain] = await Promise.all([
-      this.ledger.read(session.manager, network.chainKey, address),
+      this.ledger.read(session.scope, network.chainKey, address),
       this.evm.pendingNonce(network, address),
     ]);
     const healing = planNonceHealing(recorded, onChain);

@@ -73,9 +73,9 @@ export class EvmUnfundedOperations {
     const announcements: (() => Promise<void>)[] = [];
     await this.ledger.withWalletLock(walletKey(network, operation.signer), async (session) => {
       const [inFlight, pending, next] = await Promise.all([
-        this.operations.findInFlight(session.manager, network.chainKey, operation.signer),
+        this.operations.findInFlight(session.scope, network.chainKey, operation.signer),
         this.evm.pendingNonce(network, operation.signer),
-        this.ledger.read(session.manager, network.chainKey, operation.signer),
+        this.ledger.read(session.scope, network.chainKey, operation.signer),
       ]);
       const top: OperationEntity[] = [];
       for (const candidate of [...inFlight].reverse()) {
@@ -91,12 +91,12 @@ export class EvmUnfundedOperations {
       if (next !== top[0].nonce! + 1n || pending > lowest) return;
       await session.transaction(async () => {
         for (const unfunded of top) {
-          await this.operations.releaseSigned(session.manager, unfunded.id);
+          await this.operations.releaseSigned(session.scope, unfunded.id);
           const error = unfundedPastDeadline(unfunded.lastError!);
           const released = { ...unfunded, nonce: null, signedTx: null, txHash: null };
-          announcements.push(await this.settler.failWithin(session.manager, released, error));
+          announcements.push(await this.settler.failWithin(session.scope, released, error));
         }
-        await this.ledger.write(session.manager, network.chainKey, operation.signer, lowest);
+        await this.ledger.write(session.scope, network.chainKey, operation.signer, lowest);
       });
       this.logger.warn(
         `Gave up ${top.length} unfunded operation(s) of ${operation.signer} on ${network.network}: nonces ${lowest} to ${top[0].nonce} go to the next writes`,

@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@app/config';
 import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
-import { DomainModule } from '@app/domain';
+import { IssuanceModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
 import { AccountWalletsController } from './account/account-wallets.controller';
 import { AccountController } from './account/account.controller';
@@ -32,7 +32,7 @@ import { WalletsController } from './wallets/wallets.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
 @Module({
-  imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
+  imports: [DatabaseModule, QueueModule, ChainsModule, IssuanceModule],
   controllers: [
     AccountController,
     AccountWalletsController,

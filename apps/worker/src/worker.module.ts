@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, type AppConfig } from '@app/config';
 import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
-import { DomainModule } from '@app/domain';
+import { ExecutionModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
 import { MetricsServer } from './metrics-server';
 import { OperationsProcessor } from './processors/operations.processor';
@@ -15,7 +15,7 @@ import { WorkerReadiness } from './worker-readiness';
 
 /** The worker process: Postgres, Redis and the chains; the chain job processors register here. */
 @Module({
-  imports: [DatabaseModule, QueueModule, ChainsModule, DomainModule],
+  imports: [DatabaseModule, QueueModule, ChainsModule, ExecutionModule],
   providers: [
     WorkerReadiness,
     AccountSlots,

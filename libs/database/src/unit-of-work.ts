@@ -6,7 +6,7 @@ declare const brand: unique symbol;
 /**
  * Where a repository's queries run: most often a transaction in progress (UnitOfWork.run), and
  * what repositories write through it then commits with it or not at all. A scope from outside
- * any transaction (OperationRepository.manager()) commits each statement on its own; a wallet
+ * any transaction (OperationRepository.outsideTransaction()) commits each statement on its own; a wallet
  * session's scope runs on the connection holding that wallet's send lock.
  *
  * Opaque: outside libs/database it has no members, so the domain can only hand it on to

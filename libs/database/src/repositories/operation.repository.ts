@@ -61,7 +61,7 @@ export class OperationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The scope of no transaction: each statement through it commits on its own. */
-  manager(): WorkScope {
+  outsideTransaction(): WorkScope {
     return outsideTransaction(this.dataSource);
   }
 

@@ -5,24 +5,28 @@ import { NetworkRegistry, unfundedPastDeadline } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { AwaitingFunds } from './awaiting-funds';
-import { CheckLater } from './check-later';
-import { EvmOperationExecutor } from './evm/evm-operation.executor';
+import { CHECK_ROUND_MS, CheckLater } from './check-later';
+import { EvmLifecycle } from './evm/evm-lifecycle';
 import { EvmUnfundedOperations } from './evm/evm-unfunded';
 import { classifyFailure } from './failure-classifier';
-import { retriesExhausted } from './operation-deadline';
+import { pastDeadline, retriesExhausted } from './operation-deadline';
 import { OperationSettler } from './operation-settler';
 import { RetryLater } from './retry-later';
 import { settledMessage, settlementOf } from './settlement';
-import { SolanaOperationExecutor } from './solana/solana-operation.executor';
+import { SolanaLifecycle } from './solana/solana-lifecycle';
+import type { TransactionLifecycle } from './transaction-lifecycle';
 
 /** Retries of one operation logged as warnings; later ones at debug (one line per retry). */
 const LOUD_ATTEMPTS = 3;
 const LOGGED_ERROR_MAX = 1_000;
 const LAST_ERROR_MAX = 500;
+/** Signings one run may make (each after the previous transaction provably could not land). */
+const MAX_SIGNINGS_PER_RUN = 4;
 
 /**
- * The worker's entry point: carries one operation forward, by its chain family, and makes sure
- * every operation ends (see `settleOrRetry`).
+ * The worker's entry point: carries one operation forward through its chain family's
+ * TransactionLifecycle, settles it on the verdict, and makes sure every operation ends (see
+ * `settleOrRetry`).
  */
 @Injectable()
 export class OperationRunner {
@@ -32,9 +36,9 @@ export class OperationRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly operations: OperationRepository,
     private readonly networks: NetworkRegistry,
-    private readonly evm: EvmOperationExecutor,
+    private readonly evm: EvmLifecycle,
     private readonly evmUnfunded: EvmUnfundedOperations,
-    private readonly solana: SolanaOperationExecutor,
+    private readonly solana: SolanaLifecycle,
     private readonly settler: OperationSettler,
     private readonly channel: SettlementChannel,
   ) {}
@@ -58,14 +62,49 @@ export class OperationRunner {
     }
   }
 
-  private execute(operation: OperationEntity): Promise<void> {
-    const network = this.networks.resolve(operation.network);
-    switch (network.family) {
-      case 'evm':
-        return this.evm.execute(network, operation);
-      case 'solana':
-        return this.solana.execute(network, operation);
+  /**
+   * The family-agnostic pipeline: a `queued` operation is sent (signed, stored, broadcast), then
+   * its transaction is checked for one round, and the verdict settles it. One released (none of
+   * its transactions can land) is signed anew at once, a few times a run at most.
+   */
+  private async execute(initial: OperationEntity): Promise<void> {
+    const network = this.networks.resolve(initial.network);
+    // Each family's lifecycle takes only its own networks, which `network.family` guarantees.
+    const lifecycle: TransactionLifecycle = network.family === 'evm' ? this.evm : this.solana;
+    const roundEnds = Date.now() + CHECK_ROUND_MS;
+    let operation = initial;
+    for (let signing = 0; signing < MAX_SIGNINGS_PER_RUN; signing++) {
+      let justSigned = false;
+      if (operation.status === 'queued') {
+        const sent = await lifecycle.send(network, operation);
+        if (sent.kind === 'failed') return this.settler.fail(operation, sent.error);
+        ({ operation, justSigned } = sent);
+        if (operation.status === 'queued') continue; // another worker moved it first
+      }
+      if (operation.status !== 'signed' && operation.status !== 'submitted') return;
+
+      const verdict = await lifecycle.check(network, operation, justSigned, roundEnds);
+      if (verdict.kind === 'confirmed') {
+        return this.settler.confirm(operation, verdict.outcome, verdict.adoptedTxHash);
+      }
+      if (verdict.kind === 'failed') return this.settler.fail(operation, verdict.error);
+      operation = await this.reload(operation.id);
+      // Nothing of it can land any more: past the deadline it ends here, failed, instead of
+      // being signed again.
+      if (pastDeadline(operation.retryingSince, this.config.worker.operationDeadlineMs)) {
+        if (await this.settler.failQueued(operation, retriesExhausted(operation.lastError))) return;
+        operation = await this.reload(operation.id);
+        continue;
+      }
+      this.logger.warn(`Operation ${operation.id}: ${verdict.reason}; signing it anew`);
     }
+    throw new RetryLater(`Operation ${operation.id} could not be signed for good this run`);
+  }
+
+  private async reload(id: string): Promise<OperationEntity> {
+    const operation = await this.operations.findById(id);
+    if (!operation) throw new Error(`Operation ${id} vanished`);
+    return operation;
   }
 
   /**

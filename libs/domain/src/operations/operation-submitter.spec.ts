@@ -40,8 +40,8 @@ function submitterOver(options: { enqueue?: () => Promise<void> } = {}) {
   const live = (entry: IdempotencyKeyEntity | undefined, notBefore: Date) =>
     entry && entry.createdAt >= notBefore ? entry : null;
   const operations = {
-    manager: () => ({}),
-    insert: jest.fn(async (_manager: unknown, operation: OperationEntity) => {
+    outsideTransaction: () => ({}),
+    insert: jest.fn(async (_scope: unknown, operation: OperationEntity) => {
       rows.set(operation.id, operation);
     }),
     findById: async (id: string) => rows.get(id) ?? null,
@@ -50,7 +50,7 @@ function submitterOver(options: { enqueue?: () => Promise<void> } = {}) {
     claimWith: async (
       entry: IdempotencyKeyEntity,
       notBefore: Date,
-      write: (manager: unknown) => Promise<void>,
+      write: (scope: unknown) => Promise<void>,
     ) => {
       const at = `${entry.accountId}|${entry.key}`;
       if (live(keys.get(at), notBefore)) return false;

@@ -74,7 +74,11 @@ export class OperationSubmitter {
       if (earlier) return { operation: earlier, replayed: true, enqueued: true };
     } else {
       // One statement (with its metadata document): atomic without a transaction.
-      await this.operations.insert(this.operations.manager(), operation, submission.metadata);
+      await this.operations.insert(
+        this.operations.outsideTransaction(),
+        operation,
+        submission.metadata,
+      );
     }
     METRICS.operations.inc({ kind: operation.kind, network: operation.network, status: 'queued' });
     this.logger.log({

@@ -1,3 +1,5 @@
+import { CheckLater } from './check-later';
+
 /** Forgotten this long after its last round: the operation settled elsewhere, or moved worker. */
 const FORGET_AFTER_MS = 10 * 60_000;
 /** Lookups between two sweeps of forgotten entries. */
@@ -25,6 +27,21 @@ export class RoundMemory<T extends object> {
     const value = create();
     this.entries.set(operationId, { value, usedAt: this.now() });
     return value;
+  }
+
+  /**
+   * One round of the operation's check: its entry is forgotten when the round ends the check
+   * (a verdict, or an error other than CheckLater), and kept while the check is parked.
+   */
+  async round<R>(operationId: string, work: () => Promise<R>): Promise<R> {
+    try {
+      const result = await work();
+      this.forget(operationId);
+      return result;
+    } catch (error) {
+      if (!(error instanceof CheckLater)) this.forget(operationId);
+      throw error;
+    }
   }
 
   has(operationId: string): boolean {

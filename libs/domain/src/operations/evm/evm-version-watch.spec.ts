@@ -76,4 +76,26 @@ describe('VersionWatch', () => {
     expect(registered).toEqual([['0xa'], ['0xa', '0xb']]);
     expect(look).toHaveBeenLastCalledWith(['0xa', '0xb']);
   });
+
+  it('hands its running registration over to a parked check, and keeps no hold on it', async () => {
+    let cancelled = 0;
+    const registered: string[][] = [];
+    const inclusion = {
+      watch: (_network: EvmNetworkDefinition, hashes: string[]) => {
+        registered.push(hashes);
+        return { wait: () => Promise.resolve(false), cancel: () => cancelled++ };
+      },
+    } as unknown as EvmInclusionWatcher;
+    const watch = new VersionWatch(inclusion, NETWORK, jest.fn().mockResolvedValue(null));
+    await watch.wait(['0xa'], 1_000);
+    const handed = watch.handOver(['0xa']);
+    watch.cancel();
+    expect(cancelled).toBe(0);
+    expect(registered).toEqual([['0xa']]);
+    handed.cancel();
+    expect(cancelled).toBe(1);
+    // Nothing running any more: a fresh registration.
+    watch.handOver(['0xb']);
+    expect(registered).toEqual([['0xa'], ['0xb']]);
+  });
 });

@@ -60,6 +60,17 @@ export class VersionWatch {
     return due && !registering ? this.lookNow(hashes) : null;
   }
 
+  /**
+   * The registration now running, handed to whoever watches next (a parked check), so no block
+   * between this round and that watch goes unseen; this watch keeps none. A fresh one when none
+   * runs (it was just told, and cancelled).
+   */
+  handOver(hashes: string[]): InclusionWatch {
+    const watch = this.watch && this.watched === hashes.join(',') ? this.watch : undefined;
+    this.watch = undefined;
+    return watch ?? this.inclusion.watch(this.network, hashes);
+  }
+
   cancel(): void {
     this.watch?.cancel();
     this.watch = undefined;

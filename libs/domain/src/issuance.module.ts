@@ -3,27 +3,17 @@ import { AccountService } from './accounts/account.service';
 import { ApiKeyService } from './accounts/api-key.service';
 import { ManagedWallets } from './accounts/managed-wallets';
 import { AssetLocator } from './assets/asset-locator';
-import { AuditReader } from './audit/audit-reader';
-import { AuditTrail } from './audit/audit-trail';
-import { AccountEventFeed } from './events/account-event-feed';
-import { AccountEventWakeups } from './events/account-event-wakeups';
 import { MetadataDocuments } from './assets/metadata-documents';
 import { NftLocator } from './assets/nft-locator';
 import { NftService } from './assets/nft.service';
 import { TokenService } from './assets/token.service';
-import { EvmOperationExecutor } from './operations/evm/evm-operation.executor';
-import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
-import { EvmUnfundedOperations } from './operations/evm/evm-unfunded';
-import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
-import { FaultInjection } from './operations/fault-injection';
-import { WalletSecrets } from './operations/wallet-secrets';
+import { AuditReader } from './audit/audit-reader';
+import { AuditTrail } from './audit/audit-trail';
+import { AccountEventFeed } from './events/account-event-feed';
+import { AccountEventWakeups } from './events/account-event-wakeups';
 import { OperationDetailReader } from './operations/operation-detail';
 import { OperationReader } from './operations/operation-reader';
-import { OperationRunner } from './operations/operation-runner';
-import { OperationSettler } from './operations/operation-settler';
 import { OperationSubmitter } from './operations/operation-submitter';
-import { Reconciler } from './operations/reconciler';
-import { SolanaOperationExecutor } from './operations/solana/solana-operation.executor';
 import { SettlementWaiter } from './operations/settlement-waiter';
 import { AccountAssets } from './reads/account-assets';
 import { ChainReads } from './reads/chain-reads';
@@ -32,47 +22,34 @@ import { TokenQueries } from './reads/token-queries';
 import { WalletQueries } from './reads/wallet-queries';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { UsageReader } from './usage/usage-reader';
-import { WalletService } from './wallets/wallet.service';
-import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
-import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
 import { TypicalOperationCosts } from './wallets/typical-operation-costs';
+import { WalletService } from './wallets/wallet.service';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
-import { WebhookPump } from './webhooks/webhook-pump';
-import { WebhookSender } from './webhooks/webhook-sender';
 import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
 
 const SERVICES = [
+  // accounts, keys and wallets
   AccountService,
   ApiKeyService,
   ManagedWallets,
   WalletService,
-  WalletFundsRecorder,
-  WalletFundsMonitor,
   TypicalOperationCosts,
+  // writes: validated, stored, queued
   AssetLocator,
   MetadataDocuments,
   TokenService,
   NftService,
   NftLocator,
+  OperationSubmitter,
+  SettlementWaiter,
+  // reads
   ChainReads,
   TokenQueries,
   NftQueries,
   AccountAssets,
   WalletQueries,
-  OperationSubmitter,
   OperationReader,
   OperationDetailReader,
-  SettlementWaiter,
-  OperationRunner,
-  OperationSettler,
-  EvmOperationExecutor,
-  EvmNonceGaps,
-  EvmUnfundedOperations,
-  EvmSendPipeline,
-  SolanaOperationExecutor,
-  WalletSecrets,
-  FaultInjection,
-  Reconciler,
   AuditTrail,
   AuditReader,
   UsageReader,
@@ -80,13 +57,15 @@ const SERVICES = [
   AccountEventWakeups,
   WebhookEndpoints,
   WebhookUrlPolicy,
-  WebhookSender,
-  WebhookPump,
 ];
 
-/** The use cases. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule from the app. */
+/**
+ * What the API needs: accounts, keys and wallets, the writes (validated, stored and queued, never
+ * signed here) and every read. Needs ConfigModule, DatabaseModule, QueueModule and ChainsModule
+ * from the app. The worker's side is ExecutionModule.
+ */
 @Module({
   providers: [secretBoxProvider, ...SERVICES],
   exports: [secretBoxProvider, ...SERVICES],
 })
-export class DomainModule {}
+export class IssuanceModule {}

@@ -15,10 +15,10 @@ import {
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { WalletSecrets } from '../wallet-secrets';
-import { OperationSettler } from '../operation-settler';
-import { CHECK_ROUND_MS, CheckLater } from '../check-later';
+import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
+import type { CheckVerdict, SendResult, TransactionLifecycle } from '../transaction-lifecycle';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey } from './evm-nonce-gaps';
 import { EvmSendPipeline } from './evm-send-pipeline';
@@ -57,7 +57,7 @@ interface ReceiptWait {
 }
 
 /**
- * Carries an EVM operation from wherever it stands to settlement. Safe to run twice, in two
+ * The EVM family's transaction lifecycle (see TransactionLifecycle). Safe to run twice, in two
  * processes, or after a crash at any point: every signed version of its transaction is stored
  * before it is sent, and all of them share one nonce, so at most one can ever be mined.
  *
@@ -68,15 +68,14 @@ interface ReceiptWait {
  * operation signed anew with another nonce.
  */
 @Injectable()
-export class EvmOperationExecutor {
-  private readonly logger = new Logger(EvmOperationExecutor.name);
+export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> {
+  private readonly logger = new Logger(EvmLifecycle.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly pipeline: EvmSendPipeline,
-    private readonly settler: OperationSettler,
     private readonly secrets: WalletSecrets,
     private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
@@ -91,43 +90,45 @@ export class EvmOperationExecutor {
   private readonly unfundedWallets = new Set<string>();
   private readonly waits = new RoundMemory<ReceiptWait>();
 
-  async execute(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
+  /** Plans, signs, stores and broadcasts (in a batch with the wallet's other queued ones). */
+  async send(network: EvmNetworkDefinition, operation: OperationEntity): Promise<SendResult> {
+    let stored: OperationEntity | null;
     try {
-      await this.carry(network, initial);
+      const call = await planEvmCall(
+        this.evm.provider(network),
+        operation.signer,
+        operation.intent,
+      );
+      stored = await this.pipeline.send(network, operation, call);
     } catch (error) {
-      if (error instanceof CheckLater) throw error; // its next round goes on from its timers
-      this.waits.forget(initial.id);
+      if (isDefinitive(error)) return { kind: 'failed', error };
       throw error;
     }
-    this.waits.forget(initial.id);
+    return {
+      kind: 'sent',
+      operation: stored ?? (await this.reload(operation.id)),
+      justSigned: stored !== null,
+    };
   }
 
-  private async carry(network: EvmNetworkDefinition, initial: OperationEntity): Promise<void> {
-    const roundEnds = Date.now() + CHECK_ROUND_MS;
-    let operation = initial;
-    /** Signed by this run: its only version is the one in hand. */
-    let justSigned = false;
-    if (operation.status === 'queued') {
-      let call;
-      try {
-        call = await planEvmCall(this.evm.provider(network), operation.signer, operation.intent);
-      } catch (error) {
-        if (isDefinitive(error)) return this.settler.fail(operation, error);
-        throw error;
-      }
-      let stored: OperationEntity | null;
-      try {
-        stored = await this.pipeline.send(network, operation, call);
-      } catch (error) {
-        if (isDefinitive(error)) return this.settler.fail(operation, error);
-        throw error;
-      }
-      justSigned = stored !== null;
-      operation = stored ?? (await this.reload(operation.id));
-    }
-    if (operation.status === 'queued') throw new RetryLater('Operation went back to the queue');
-    if (operation.status !== 'signed' && operation.status !== 'submitted') return;
+  /** Waits, this round, for a receipt deep enough; its timers are kept between rounds. */
+  check(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+    justSigned: boolean,
+    roundEnds: number,
+  ): Promise<CheckVerdict> {
+    return this.waits.round(operation.id, () =>
+      this.verdict(network, operation, justSigned, roundEnds),
+    );
+  }
 
+  private async verdict(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+    justSigned: boolean,
+    roundEnds: number,
+  ): Promise<CheckVerdict> {
     let landed: Landed;
     try {
       landed = await this.awaitDeepReceipt(network, operation, justSigned, roundEnds);
@@ -135,21 +136,19 @@ export class EvmOperationExecutor {
       if (!(error instanceof ReplacedTransaction)) throw error;
       // Provably dead: its nonce is spent by a transaction that is none of its versions, so
       // none can ever land, and nothing ran. Only now may the operation be signed anew.
-      await this.operations.releaseSigned(this.operations.manager(), operation.id);
-      throw new RetryLater('Transaction replaced; signing the operation again');
+      await this.operations.releaseSigned(this.operations.outsideTransaction(), operation.id);
+      return { kind: 'released', reason: 'its nonce was used by another transaction' };
     }
     const { receipt, txHash } = landed;
     if (receipt.status === 1) {
-      const adopted = txHash === operation.txHash ? undefined : txHash;
-      return this.settler.confirm(operation, evmOutcome(operation.intent, receipt), adopted);
+      return {
+        kind: 'confirmed',
+        outcome: evmOutcome(operation.intent, receipt),
+        adoptedTxHash: txHash === operation.txHash ? undefined : txHash,
+      };
     }
-    const reason = await this.evm.revertReason(
-      network,
-      operation.signer,
-      operation.intent,
-      receipt,
-    );
-    return this.settler.fail(operation, reason);
+    const error = await this.evm.revertReason(network, operation.signer, operation.intent, receipt);
+    return { kind: 'failed', error };
   }
 
   /**
@@ -318,14 +317,14 @@ export class EvmOperationExecutor {
         const found = await watch.wait(hashes, clamp(roundEnds - Date.now(), 0, wakeMs));
         if (found) return found;
       } while (Date.now() < roundEnds);
+      throw new CheckLater(
+        `No receipt for ${operation.txHash} yet${wait.refusal}`,
+        this.parkMs(wait),
+        watch.handOver(hashes),
+      );
     } finally {
       watch.cancel();
     }
-    throw new CheckLater(
-      `No receipt for ${operation.txHash} yet${wait.refusal}`,
-      this.parkMs(wait),
-      this.inclusion.watch(network, hashes),
-    );
   }
 
   /** Until the waiting check's next timer (a re-send, a re-pricing) is due, within bounds. */

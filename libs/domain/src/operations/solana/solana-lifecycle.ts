@@ -30,19 +30,16 @@ import {
 import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
 import { WalletSecrets } from '../wallet-secrets';
-import { OperationSettler } from '../operation-settler';
-import { pastDeadline, retriesExhausted } from '../operation-deadline';
-import { CHECK_ROUND_MS, CheckLater } from '../check-later';
+import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
+import type { CheckVerdict, SendResult, TransactionLifecycle } from '../transaction-lifecycle';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 /** How often, while a signature has no status, the blockhash's expiry is checked. */
 const EXPIRY_CHECK_MS = 1_000;
 /** A parked check comes back after about a slot's worth of polls. */
 const PARK_MS = 500;
-/** Signings one run may make (each after the previous one provably expired). */
-const MAX_SIGNINGS_PER_RUN = 3;
 
 interface NewMint {
   signer: Ed25519Signer;
@@ -57,14 +54,11 @@ interface SignatureWait {
   expiryCheckedAt: number;
 }
 
-type Verdict =
-  | { kind: 'confirmed' }
-  | { kind: 'failed'; error: AppError }
-  /** Never landed, never can: released to `queued` to be signed anew. */
-  | { kind: 'expired' };
+/** What following a signature found; `confirmed` gets its outcome in `check`. */
+type Verdict = Exclude<CheckVerdict, { kind: 'confirmed' }> | { kind: 'confirmed' };
 
 /**
- * Carries a Solana operation from wherever it stands to settlement, exactly once:
+ * The Solana family's transaction lifecycle (see TransactionLifecycle), exactly once:
  *
  * - The signed transaction, its signature and its blockhash's lastValidBlockHeight are stored
  *   before anything is sent; the mint account an operation creates gets its keypair once, sealed
@@ -75,8 +69,8 @@ type Verdict =
  *   is the operation released and signed anew.
  */
 @Injectable()
-export class SolanaOperationExecutor {
-  private readonly logger = new Logger(SolanaOperationExecutor.name);
+export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefinition> {
+  private readonly logger = new Logger(SolanaLifecycle.name);
   private readonly waits = new RoundMemory<SignatureWait>();
 
   constructor(
@@ -86,71 +80,41 @@ export class SolanaOperationExecutor {
     private readonly solanaOperations: SolanaOperationRepository,
     private readonly secrets: WalletSecrets,
     private readonly secretBox: SecretBox,
-    private readonly settler: OperationSettler,
     private readonly faults: FaultInjection,
   ) {}
 
   /**
-   * RPC faults are thrown as they are: the runner retries them (failure-classifier). No verdict
-   * by the round's end: CheckLater (the job is parked), its timers kept for the next round.
+   * Plans, signs and stores the transaction; its first check sends it. A refusal fails the
+   * operation; an unreachable RPC is thrown as it is, for the runner to retry.
    */
-  async execute(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
+  async send(network: SolanaNetworkDefinition, operation: OperationEntity): Promise<SendResult> {
+    let signed: OperationEntity | null;
     try {
-      await this.carry(network, initial);
+      signed = await this.sign(network, operation);
     } catch (error) {
-      if (error instanceof CheckLater) throw error;
-      this.waits.forget(initial.id);
+      if (isDefinitive(error)) return { kind: 'failed', error };
       throw error;
     }
-    this.waits.forget(initial.id);
+    // The row as signed, or (another worker moved it first) as it now stands.
+    return {
+      kind: 'sent',
+      operation: signed ?? (await this.reload(operation.id)),
+      justSigned: signed !== null,
+    };
   }
 
-  private async carry(network: SolanaNetworkDefinition, initial: OperationEntity): Promise<void> {
-    const roundEnds = Date.now() + CHECK_ROUND_MS;
-    let operation = initial;
-    for (let signing = 0; signing <= MAX_SIGNINGS_PER_RUN; signing++) {
-      let justSigned = false;
-      if (operation.status === 'queued') {
-        try {
-          const signed = await this.sign(network, operation);
-          justSigned = signed !== null;
-          // The row as signed, or (another worker moved it first) as it now stands.
-          operation = signed ?? (await this.reload(operation.id));
-        } catch (error) {
-          // A refusal settles the operation; an unreachable RPC is a fault to retry.
-          if (isDefinitive(error)) return this.settler.fail(operation, error);
-          throw error;
-        }
-        if (operation.status === 'queued') continue; // lost a race on the new mint's seed
-      }
-      if (operation.status !== 'signed' && operation.status !== 'submitted') return;
-
+  /** Follows the signature this round; its timers are kept between rounds. */
+  check(
+    network: SolanaNetworkDefinition,
+    operation: OperationEntity,
+    justSigned: boolean,
+    roundEnds: number,
+  ): Promise<CheckVerdict> {
+    return this.waits.round(operation.id, async () => {
       const verdict = await this.follow(network, operation, justSigned, roundEnds);
-      switch (verdict.kind) {
-        case 'confirmed': {
-          const outcome = this.outcome(operation);
-          return this.settler.confirm(operation, outcome);
-        }
-        case 'failed':
-          return this.settler.fail(operation, verdict.error);
-        case 'expired': {
-          const expired = operation.txHash;
-          operation = await this.reload(operation.id);
-          // Released unlanded, nothing of it can land any more: past the deadline the operation
-          // ends here, failed, instead of being signed again.
-          if (pastDeadline(operation.retryingSince, this.config.worker.operationDeadlineMs)) {
-            if (await this.settler.failQueued(operation, retriesExhausted(operation.lastError)))
-              return;
-            operation = await this.reload(operation.id);
-            continue;
-          }
-          this.logger.warn(
-            `Operation ${operation.id}: ${expired} expired unlanded; signing it anew`,
-          );
-        }
-      }
-    }
-    throw new RetryLater(`Operation ${operation.id} expired ${MAX_SIGNINGS_PER_RUN} times`);
+      if (verdict.kind !== 'confirmed') return verdict;
+      return { kind: 'confirmed', outcome: this.outcome(operation) };
+    });
   }
 
   /**
@@ -267,7 +231,7 @@ export class SolanaOperationExecutor {
           // Past its last valid block: if it has no status now, it never landed and never will.
           if (await this.solana.signatureStatus(network, signature)) continue;
           if (await this.solanaOperations.releaseExpired(operation.id, signature))
-            return { kind: 'expired' };
+            return { kind: 'released', reason: `${signature} expired unlanded` };
           throw new RetryLater(`Operation ${operation.id} moved on under another worker`);
         }
       }

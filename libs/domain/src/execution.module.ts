@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
+import { EvmLifecycle } from './operations/evm/evm-lifecycle';
+import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
+import { EvmUnfundedOperations } from './operations/evm/evm-unfunded';
+import { FaultInjection } from './operations/fault-injection';
+import { OperationRunner } from './operations/operation-runner';
+import { OperationSettler } from './operations/operation-settler';
+import { Reconciler } from './operations/reconciler';
+import { SolanaLifecycle } from './operations/solana/solana-lifecycle';
+import { WalletSecrets } from './operations/wallet-secrets';
+import { secretBoxProvider } from './security/secret-box.provider';
+import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
+import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
+import { WebhookPump } from './webhooks/webhook-pump';
+import { WebhookSender } from './webhooks/webhook-sender';
+
+/** What the worker's processors and loops call. */
+const ENTRY_POINTS = [OperationRunner, Reconciler, WalletFundsMonitor, WebhookPump];
+
+/**
+ * What the worker needs: carrying operations to the chain and back (signing, sending, checking,
+ * settling), the reconciler, wallet funds and webhook deliveries. Needs ConfigModule,
+ * DatabaseModule, QueueModule and ChainsModule from the app. The API's side is IssuanceModule.
+ */
+@Module({
+  providers: [
+    secretBoxProvider,
+    ...ENTRY_POINTS,
+    OperationSettler,
+    EvmLifecycle,
+    EvmSendPipeline,
+    EvmNonceGaps,
+    EvmUnfundedOperations,
+    SolanaLifecycle,
+    WalletSecrets,
+    FaultInjection,
+    WalletFundsRecorder,
+    WebhookSender,
+  ],
+  exports: ENTRY_POINTS,
+})
+export class ExecutionModule {}

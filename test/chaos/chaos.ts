@@ -91,6 +91,10 @@ async function main(): Promise<number> {
       // A receipt a reorg can take away is not final: one block deeper than any reorg here.
       ...(config.reorgDepth > 0 && { EVM_CONFIRMATIONS_BASE: String(config.reorgDepth + 1) }),
     },
+    // The worker runs as one replica, restarted under its name after each kill (a StatefulSet
+    // pod, a systemd unit): it takes its dead predecessor's shards at once. A killed worker
+    // without one waits for its leases to lapse: test/e2e/worker-kill-resume.test.ts.
+    workerEnv: { WORKER_REPLICA: 'chaos-worker' },
   });
   cleanups.push({ name: 'service stack', run: () => stack.stop() });
   const supervisor = new Supervisor(stack, startedAt, log);

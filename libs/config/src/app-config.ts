@@ -124,6 +124,13 @@ export interface AppConfig {
     metricsHost: string;
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
     faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
+    /**
+     * WORKER_REPLICA: a name unique to this worker's slot (a StatefulSet pod name, a systemd unit
+     * instance) that its restarts keep. A restarted replica takes its predecessor's shards at
+     * once instead of waiting for their leases to lapse: the orchestrator runs one process per
+     * slot, so a lease held under the same name is a dead process's.
+     */
+    replica?: string;
   };
   /** Fair share of a network's queue between accounts (docs/scheduling-and-leases.md). */
   scheduling: {

@@ -314,6 +314,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_TIMEOUT_MS must be/);
   });
 
+  it('takes a worker replica name fit for lease ids, or none', () => {
+    expect(loadConfig({}).worker.replica).toBeUndefined();
+    expect(loadConfig({ WORKER_REPLICA: 'worker-0.eu_1' }).worker.replica).toBe('worker-0.eu_1');
+    for (const bad of ['a@b', 'a:b', 'x'.repeat(64), 'two words']) {
+      expect(() => loadConfig({ WORKER_REPLICA: bad })).toThrow(/WORKER_REPLICA must be/);
+    }
+  });
+
   it('shards each network into 4 queues, leased for 5 s, by default', () => {
     expect(loadConfig({}).queue).toMatchObject({ shards: 4, leaseTtlMs: 5_000 });
     const set = loadConfig({ QUEUE_SHARDS: '64', LEASE_TTL_MS: '3000' });

@@ -161,6 +161,7 @@ export function loadConfig(env: Env): AppConfig {
         : undefined,
       metricsHost: env.WORKER_METRICS_HOST ?? '127.0.0.1',
       faultInjection: faultInjection(profile, env.FAULT_INJECTION),
+      replica: replicaName(env.WORKER_REPLICA),
     },
     scheduling: {
       weights: accountWeights(env.ACCOUNT_WEIGHTS),
@@ -628,3 +629,15 @@ function trustProxy(value: string | undefined): AppConfig['api']['trustProxy'] {
 }
 
 export type { Profile };
+
+/** A worker's replica name, as it goes into its lease ids (before `@`). */
+function replicaName(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[A-Za-z0-9._-]{1,63}$/.test(value)) {
+    throw new ConfigError(
+      'WORKER_REPLICA',
+      'must be 1 to 63 letters, digits, dots, dashes or underscores',
+    );
+  }
+  return value;
+}

@@ -20,13 +20,22 @@ export interface LiveWorkers {
 
 /**
  * Registers this worker as live (its score: when it stops counting, by the Redis clock, so hosts
- * need not agree on the time), drops the workers whose time has passed, and counts the rest.
+ * need not agree on the time), drops the workers whose time has passed and (ARGV[3], this
+ * worker's replica prefix, when set) the dead predecessors of its replica, and counts the rest.
  * Returns { live workers, 1 if this worker was not in the set, this worker's rank by id }.
  */
 const HEARTBEAT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local replica = ARGV[3]
+if replica ~= '' then
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    if member ~= ARGV[1] and string.sub(member, 1, #replica) == replica then
+      redis.call('ZREM', KEYS[1], member)
+    end
+  end
+end
 local added = redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[2]))
 local members = redis.call('ZRANGE', KEYS[1], 0, -1)
@@ -54,22 +63,36 @@ return 0`;
 /**
  * Takes up to ARGV[3] of the free leases among KEYS[2..n+1], in order, n = ARGV[4]; KEYS[n+2..]
  * are the shards' holder records (who held each last, kept without a TTL) and KEYS[1] the
- * network's live-worker set. Returns, per lease taken, its 1-based position and 1 when its last
- * holder was another worker no longer live (it died holding it: its running jobs are orphans),
- * else 0 (a lease given back by a live worker, or never held).
+ * network's live-worker set. With ARGV[5], this worker's replica prefix, a lease held by another
+ * process of its replica counts as free: that is its predecessor, dead (one process a replica).
+ * Returns, per lease taken, its 1-based position and 1 when its last holder was another worker
+ * no longer live, or its predecessor (it died holding it: its running jobs are orphans), else 0
+ * (a lease given back by a live worker, or never held).
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[4])
+local replica = ARGV[5]
 local taken = {}
 for i = 1, n do
   if #taken >= 2 * tonumber(ARGV[3]) then break end
-  if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local took = redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2])
+  local predecessor = false
+  if not took and replica ~= '' then
+    local owner = redis.call('GET', KEYS[i + 1])
+    if owner and owner ~= ARGV[1] and string.sub(owner, 1, #replica) == replica then
+      redis.call('SET', KEYS[i + 1], ARGV[1], 'PX', ARGV[2])
+      took = true
+      predecessor = true
+    end
+  end
+  if took then
     local holder = KEYS[n + i + 1]
     local last = redis.call('GET', holder)
     local orphaned = 0
-    if last and last ~= ARGV[1] then
+    if predecessor then orphaned = 1 end
+    if last and last ~= ARGV[1] and not predecessor then
       local liveUntil = redis.call('ZSCORE', KEYS[1], last)
       if not liveUntil or tonumber(liveUntil) <= now then orphaned = 1 end
     end
@@ -86,7 +109,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 type LeaseCommands = {
-  shardHeartbeat(key: string, workerId: string, ttlMs: number): Promise<[number, number]>;
+  shardHeartbeat(
+    key: string,
+    workerId: string,
+    ttlMs: number,
+    replica: string,
+  ): Promise<[number, number]>;
   shardRenew(key: string, workerId: string, ttlMs: number): Promise<number>;
   shardAcquire(...args: (string | number)[]): Promise<number[]>;
   shardRelease(key: string, workerId: string): Promise<number>;
@@ -102,7 +130,13 @@ export class ShardLeases {
 
   constructor(
     redis: Redis,
-    private readonly options: { prefix: string; workerId: string; ttlMs: number },
+    private readonly options: {
+      prefix: string;
+      workerId: string;
+      ttlMs: number;
+      /** WORKER_REPLICA: leases held under it by another process are a dead predecessor's. */
+      replica?: string;
+    },
   ) {
     redis.defineCommand('shardHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT });
     redis.defineCommand('shardRenew', { numberOfKeys: 1, lua: RENEW });
@@ -122,6 +156,11 @@ export class ShardLeases {
   /** Who held the shard's lease last (no TTL: outlives the lease, to tell a death). */
   holderKey({ network, shard }: ShardRef): string {
     return `${this.options.prefix}:holder:${network}:${shard}`;
+  }
+
+  /** How this worker's replica begins its ids ('' without one): `<replica>@`. */
+  private get replicaPrefix(): string {
+    return this.options.replica ? `${this.options.replica}@` : '';
   }
 
   liveKey(network: ConcreteNetwork): string {
@@ -144,10 +183,12 @@ export class ShardLeases {
   }> {
     const { workerId, ttlMs } = this.options;
     const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & {
-      shardHeartbeat(key: string, workerId: string, ttlMs: number): unknown;
+      shardHeartbeat(key: string, workerId: string, ttlMs: number, replica: string): unknown;
       shardRenew(key: string, workerId: string, ttlMs: number): unknown;
     };
-    for (const network of networks) pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs);
+    for (const network of networks) {
+      pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs, this.replicaPrefix);
+    }
     for (const lease of held) pipeline.shardRenew(this.leaseKey(lease), workerId, ttlMs);
     const replies = (await pipeline.exec()) ?? [];
     for (const [error] of replies) if (error) throw error;
@@ -190,6 +231,7 @@ export class ShardLeases {
       this.options.ttlMs,
       count,
       candidates.length,
+      this.replicaPrefix,
     );
     const taken: AcquiredShard[] = [];
     for (let i = 0; i < reply.length; i += 2) {

@@ -69,12 +69,12 @@ describe('shard leases', () => {
 
   const label = ({ network, shard }: ShardRef) => `${network}:${shard}`;
 
-  async function startInstance(name: string, ttlMs = TTL_MS): Promise<Instance> {
+  async function startInstance(name: string, ttlMs = TTL_MS, replica?: string): Promise<Instance> {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    const id = `${name}-${randomBytes(3).toString('hex')}`;
+    const id = `${replica ? `${replica}@` : ''}${name}-${randomBytes(3).toString('hex')}`;
     const consuming = new Set<string>();
     const keeper = new ShardLeaseKeeper(
-      new ShardLeases(redis, { prefix, workerId: id, ttlMs }),
+      new ShardLeases(redis, { prefix, workerId: id, ttlMs, replica }),
       { networks: NETWORKS, shards: SHARDS, ttlMs, handOverAfterMs: HAND_OVER_MS },
       {
         start: (ref, orphaned) => {
@@ -253,6 +253,31 @@ describe('shard leases', () => {
     const takenOver = events.filter((event) => event.what === 'start' && event.at >= killedAt);
     expect(takenOver.map((event) => event.shard).sort()).toEqual([...cShards].sort());
     expect(takenOver.every((event) => event.orphaned === true)).toBe(true);
+  });
+
+  it("gives a restarted replica its dead predecessor's shards at once, and no other replica's", async () => {
+    // Leases of 20 s: without the replica's name, its shards would stand still that long.
+    const ttlMs = 20_000;
+    const a = await startInstance('a', ttlMs, 'replica-1');
+    const b = await startInstance('b', ttlMs, 'replica-10');
+    await until('an even split', () => evenlySplit([a, b], SHARDS / 2));
+    const ownedBy = async (instance: Instance) =>
+      [...(await leaseOwners())].filter(([, owner]) => owner === instance.id).map(([s]) => s);
+    const [aShards, bShards] = [await ownedBy(a), await ownedBy(b)];
+
+    await a.redis.quit(); // as a SIGKILL
+    const restartedAt = Date.now();
+    const again = await startInstance('a-again', ttlMs, 'replica-1');
+    await until('the restart owning its predecessor shards', () =>
+      evenlySplit([again, b], SHARDS / 2),
+    );
+    expect(Date.now() - restartedAt).toBeLessThan(2_000);
+    expect((await ownedBy(again)).sort()).toEqual(aShards.sort());
+    expect((await ownedBy(b)).sort()).toEqual(bShards.sort());
+    const taken = events.filter((event) => event.instance === 'a-again' && event.what === 'start');
+    expect(taken.every((event) => event.orphaned === true)).toBe(true);
+    // The dead instance's stand-in consumers were never stopped; the live ones never overlap.
+    expect(overlaps.filter((overlap) => !overlap.endsWith(': a, a-again'))).toEqual([]);
   });
 
   it('tells no orphans of shards given back by a live instance, nor of shards never held', async () => {

@@ -59,7 +59,12 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   async onApplicationBootstrap(): Promise<void> {
     const { prefix, shards, leaseTtlMs: ttlMs } = this.config.queue;
     this.leases = new ShardLeaseKeeper(
-      new ShardLeases(this.redis, { prefix, workerId: workerId(), ttlMs }),
+      new ShardLeases(this.redis, {
+        prefix,
+        workerId: workerId(this.config.worker.replica),
+        replica: this.config.worker.replica,
+        ttlMs,
+      }),
       // A shard given back changes hands within the lease time, as a dead worker's does.
       { networks: workerNetworks(this.config), shards, ttlMs, handOverAfterMs: ttlMs },
       {

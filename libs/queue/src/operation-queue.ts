@@ -86,19 +86,31 @@ export class OperationQueue implements OnApplicationShutdown {
   }
 
   /**
-   * True when Redis has lost the queues' data since the last look (FLUSHALL, a failover to a
-   * replica that had not caught up, a restart without persistence), seen as the loss of a mark
-   * kept next to them; the mark is set again. Also true on the first look at a new Redis.
+   * False when Redis has lost the queues' data since the mark was last set (FLUSHALL, a failover
+   * to a replica that had not caught up, a restart without persistence), seen as the loss of a
+   * mark kept next to them (`markJobsKept`); also false on a new Redis.
    */
-  async forgotJobs(): Promise<boolean> {
-    const key = `${this.config.queue.prefix}:jobs-kept`;
+  async jobsKept(): Promise<boolean> {
     const connection = this.connect();
-    const set = await redisDeadline(
-      connectionReady(connection).then(() => connection.set(key, String(Date.now()), 'NX')),
+    const exists = await redisDeadline(
+      connectionReady(connection).then(() => connection.exists(this.jobsKeptKey())),
       this.config.queue.redisTimeoutMs,
       'check the queues are kept',
     );
-    return set === 'OK';
+    return exists === 1;
+  }
+
+  /** Sets the mark `jobsKept` looks for: every unsettled operation has a job again. */
+  async markJobsKept(): Promise<void> {
+    await redisDeadline(
+      this.connect().set(this.jobsKeptKey(), String(Date.now())),
+      this.config.queue.redisTimeoutMs,
+      'mark the queues kept',
+    );
+  }
+
+  private jobsKeptKey(): string {
+    return `${this.config.queue.prefix}:jobs-kept`;
   }
 
   private backlog(): AccountBacklog {

@@ -28,11 +28,16 @@ export class Reconciler {
 
   /**
    * Returns how many operations were re-enqueued. When Redis has lost its jobs (OperationQueue.
-   * forgotJobs), every unsettled operation is enqueued again at once, not after
-   * RECONCILE_AFTER_MS untouched: none of them has a job any more.
+   * jobsKept), every unsettled operation is enqueued again at once, not after
+   * RECONCILE_AFTER_MS untouched: none of them has a job any more. Only then is the mark set
+   * again, so a run that fails halfway (Postgres away) is repeated by the next.
    */
   async reconcile(): Promise<number> {
-    if (await this.queue.forgotJobs()) return this.reconcileAll();
+    if (!(await this.queue.jobsKept())) {
+      const enqueued = await this.reconcileAll();
+      await this.queue.markJobsKept();
+      return enqueued;
+    }
     const cutoff = new Date(Date.now() - this.config.worker.reconcileAfterMs);
     return (await this.reconcileBefore(cutoff)).enqueued;
   }

@@ -49,4 +49,3 @@ export * from './webhooks/webhook-pump';
 export * from './webhooks/webhook-retry-schedule';
 export * from './webhooks/webhook-sender';
 export * from './webhooks/webhook-url-policy';
-export * from './webhooks/webhook-views';

@@ -50,7 +50,7 @@ export class AccountWalletsController {
   async list(
     @AccountId() accountId: string,
   ): Promise<SuccessEnvelope<{ wallets: AccountWalletView[] }>> {
-    const account = await this.accounts.view(accountId);
+    const account = await this.accounts.profile(accountId);
     const wallets = await Promise.all(
       account.wallets.map((wallet) => this.withBalance(accountId, wallet)),
     );
@@ -60,13 +60,13 @@ export class AccountWalletsController {
   /** A chain that is down must not fail the page: its wallet is listed with a null balance. */
   private async withBalance(
     accountId: string,
-    wallet: { network: ChainFamily; public_key: string },
+    wallet: { family: ChainFamily; address: string },
   ): Promise<AccountWalletView> {
-    const definition = this.networks.resolve(wallet.network);
+    const definition = this.networks.resolve(wallet.family);
     const base = {
-      network: wallet.network,
+      network: wallet.family,
       resolved_network: definition.network,
-      public_key: wallet.public_key,
+      public_key: wallet.address,
       currency: definition.currency.symbol,
     };
     const funds = (balance: bigint | null, cost: bigint | null) =>
@@ -81,7 +81,7 @@ export class AccountWalletsController {
     try {
       // A person refreshing the page asks for the chain as it is now, not the cache's answer.
       const read = await bounded(
-        this.wallets.get(accountId, wallet.public_key, undefined, true),
+        this.wallets.get(accountId, wallet.address, undefined, true),
         BALANCE_WAIT_MS,
       );
       const view = presentWallet(read);
@@ -92,9 +92,7 @@ export class AccountWalletsController {
         ...funds(read.balance.value, await cost),
       };
     } catch (error) {
-      this.logger.warn(
-        `No balance for ${definition.network} ${wallet.public_key}: ${String(error)}`,
-      );
+      this.logger.warn(`No balance for ${definition.network} ${wallet.address}: ${String(error)}`);
       return { ...base, balance: null, ...funds(null, null) };
     }
   }

@@ -14,19 +14,21 @@ import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { ok, type SuccessEnvelope } from '@app/common';
-import {
-  AccountService,
-  ApiKeyService,
-  type AccountView,
-  type ApiKeyView,
-  type IssuedApiKey,
-} from '@app/domain';
+import { AccountService, ApiKeyService } from '@app/domain';
 import { AccountId, Public, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { SESSION_SCHEME } from '../http/docs/openapi';
 import { arrayOf, strictObject, text } from '../http/docs/schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { AuthThrottle } from '../rate-limit/auth-throttle';
+import {
+  presentAccount,
+  presentApiKey,
+  presentIssuedApiKey,
+  type AccountView,
+  type ApiKeyView,
+  type IssuedApiKeyView,
+} from './account.presenter';
 import { ACCOUNT_VIEW, API_KEY_VIEW, ISSUED_API_KEY } from './account.schema';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { LoginDto, RegisterDto } from './dto/credentials.dto';
@@ -59,7 +61,7 @@ export class AccountController {
     await this.throttle.admitRegistration(request.ip, body.email);
     const { account, session } = await this.accounts.register(body.email, body.password);
     setSessionCookie(reply, session, this.config);
-    return ok(account, 'Account created.');
+    return ok(presentAccount(account), 'Account created.');
   }
 
   @Public()
@@ -75,7 +77,7 @@ export class AccountController {
     const { account, session } = await this.accounts.login(body.email, body.password);
     await this.throttle.loginSucceeded(body.email);
     setSessionCookie(reply, session, this.config);
-    return ok(account, 'Signed in.');
+    return ok(presentAccount(account), 'Signed in.');
   }
 
   @Public()
@@ -96,7 +98,7 @@ export class AccountController {
   @Get()
   @ApiEnvelope('The signed-in account and its managed wallets', ACCOUNT_VIEW, [401])
   async me(@AccountId() accountId: string): Promise<SuccessEnvelope<AccountView>> {
-    return ok(await this.accounts.view(accountId), 'Account.');
+    return ok(presentAccount(await this.accounts.profile(accountId)), 'Account.');
   }
 
   @ApiCookieAuth(SESSION_SCHEME)
@@ -110,9 +112,9 @@ export class AccountController {
   async issueKey(
     @AccountId() accountId: string,
     @Body() body: CreateApiKeyDto,
-  ): Promise<SuccessEnvelope<IssuedApiKey>> {
+  ): Promise<SuccessEnvelope<IssuedApiKeyView>> {
     return ok(
-      await this.apiKeys.issue(accountId, body.name),
+      presentIssuedApiKey(await this.apiKeys.issue(accountId, body.name)),
       'API key issued. Store it now: it is not shown again.',
     );
   }
@@ -127,7 +129,8 @@ export class AccountController {
   async listKeys(
     @AccountId() accountId: string,
   ): Promise<SuccessEnvelope<{ api_keys: ApiKeyView[] }>> {
-    return ok({ api_keys: await this.apiKeys.list(accountId) }, 'API keys.');
+    const keys = await this.apiKeys.list(accountId);
+    return ok({ api_keys: keys.map(presentApiKey) }, 'API keys.');
   }
 
   @ApiCookieAuth(SESSION_SCHEME)

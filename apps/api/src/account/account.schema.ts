@@ -1,4 +1,3 @@
-import type { AccountView, ApiKeyView, IssuedApiKey } from '@app/domain';
 import {
   arrayOf,
   chainFamily,
@@ -9,6 +8,7 @@ import {
   viewSchema,
 } from '../http/docs/schema';
 import type { AccountWalletView } from './account-wallets.controller';
+import type { AccountView, ApiKeyView, IssuedApiKeyView } from './account.presenter';
 
 const apiKeyFields = {
   id: text,
@@ -27,7 +27,7 @@ export const ACCOUNT_VIEW = viewSchema<AccountView>('AccountView', {
 
 export const API_KEY_VIEW = viewSchema<ApiKeyView>('ApiKeyView', apiKeyFields);
 
-export const ISSUED_API_KEY = viewSchema<IssuedApiKey>('IssuedApiKey', {
+export const ISSUED_API_KEY = viewSchema<IssuedApiKeyView>('IssuedApiKey', {
   ...apiKeyFields,
   key: { type: 'string', description: 'The whole key: shown in this response only.' },
 });

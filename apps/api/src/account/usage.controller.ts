@@ -3,10 +3,11 @@ import { ApiCookieAuth, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestj
 import { IsIn, IsOptional } from 'class-validator';
 import { ok, type SuccessEnvelope } from '@app/common';
 import { APP_CONFIG, type AppConfig, type Network } from '@app/config';
-import { UsageReader, type UsageView, type UsageWindowName } from '@app/domain';
+import { UsageReader, type UsageWindowName } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
+import { presentUsage, type UsageView } from './usage.presenter';
 import { USAGE_VIEW } from './usage.schema';
 import { IsOptionalNetwork } from '../http/network.validator';
 
@@ -45,6 +46,7 @@ export class UsageController {
     @Query() query: UsageQuery,
   ): Promise<SuccessEnvelope<UsageView>> {
     const network = query.network === 'evm' ? this.config.chains.defaultEvmNetwork : query.network;
-    return ok(await this.usage.read(accountId, query.window ?? 'day', network), 'Usage.');
+    const usage = await this.usage.read(accountId, query.window ?? 'day', network);
+    return ok(presentUsage(usage), 'Usage.');
   }
 }

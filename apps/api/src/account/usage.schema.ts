@@ -1,4 +1,3 @@
-import type { UsageView } from '@app/domain';
 import {
   arrayOf,
   dateTime,
@@ -10,6 +9,7 @@ import {
   text,
   viewSchema,
 } from '../http/docs/schema';
+import type { UsageView } from './usage.presenter';
 
 const counts = { confirmed: integer, failed: integer, pending: integer };
 const milliseconds = nullable(number);

@@ -2,9 +2,10 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { ok, type SuccessEnvelope } from '@app/common';
-import { AuditReader, type AuditPageView } from '@app/domain';
+import { AuditReader } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
+import { presentAuditPage, type AuditPageView } from './audit.presenter';
 import { AUDIT_PAGE_VIEW } from './audit.schema';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { PageLimitQuery } from '../http/page-limit.query';
@@ -36,6 +37,7 @@ export class AuditController {
     @AccountId() accountId: string,
     @Query() query: AuditPageQuery,
   ): Promise<SuccessEnvelope<AuditPageView>> {
-    return ok(await this.reader.page(accountId, query.limit ?? 20, query.cursor), 'Audit trail.');
+    const page = await this.reader.page(accountId, query.limit ?? 20, query.cursor);
+    return ok(presentAuditPage(page), 'Audit trail.');
   }
 }

@@ -1,4 +1,3 @@
-import type { AuditEntryView, AuditPageView } from '@app/domain';
 import {
   arrayOf,
   boolean,
@@ -9,6 +8,7 @@ import {
   text,
   viewSchema,
 } from '../http/docs/schema';
+import type { AuditEntryView, AuditPageView } from './audit.presenter';
 
 const AUDIT_ENTRY_VIEW = viewSchema<AuditEntryView>('AuditEntryView', {
   seq: integer,

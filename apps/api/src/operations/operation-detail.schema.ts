@@ -1,4 +1,3 @@
-import type { OperationDetailView, SignedTransactionView } from '@app/domain';
 import { ACCOUNT_EVENT_VIEW } from '../events/event.schema';
 import {
   arrayOf,
@@ -12,6 +11,7 @@ import {
   viewSchema,
 } from '../http/docs/schema';
 import { DELIVERY_VIEW } from '../webhooks/webhook.schema';
+import type { OperationDetailView, SignedTransactionView } from './operation-detail.presenter';
 import { OPERATION_VIEW } from './operation.schema';
 
 const SIGNED_TRANSACTION_VIEW = viewSchema<SignedTransactionView>('SignedTransactionView', {

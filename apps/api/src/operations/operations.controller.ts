@@ -10,17 +10,13 @@ import {
   type SuccessEnvelope,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig, type Network } from '@app/config';
-import {
-  OperationDetailReader,
-  OperationReader,
-  type OperationDetailView,
-  type OperationView,
-} from '@app/domain';
+import { OperationDetailReader, OperationReader, type OperationView } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth, SessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { IsOptionalNetwork } from '../http/network.validator';
 import { PageLimitQuery } from '../http/page-limit.query';
+import { presentOperationDetail, type OperationDetailView } from './operation-detail.presenter';
 import { OPERATION_DETAIL_VIEW, OPERATION_PAGE } from './operation-detail.schema';
 import { OPERATION_VIEW } from './operation.schema';
 
@@ -96,6 +92,6 @@ export class OperationsController {
     @AccountId() accountId: string,
     @Param('operation_id') id: string,
   ): Promise<SuccessEnvelope<OperationDetailView>> {
-    return ok(await this.details.get(accountId, id), 'Operation detail.');
+    return ok(presentOperationDetail(await this.details.get(accountId, id)), 'Operation detail.');
   }
 }

@@ -1,5 +1,5 @@
 import { formatUnits } from 'ethers';
-import type { WalletRead } from '@app/domain';
+import type { CreatedWallet, WalletRead } from '@app/domain';
 import { freshnessView, type FreshnessView } from '../http/freshness';
 
 export interface WalletView extends FreshnessView {
@@ -23,5 +23,22 @@ export function presentWallet(read: WalletRead): WalletView {
     managed: read.managed,
     ...(read.createdAt ? { created_at: read.createdAt.toISOString() } : {}),
     ...freshnessView(read.balance),
+  };
+}
+
+export interface CreatedWalletView {
+  network: string;
+  public_key: string;
+  /** Returned in this response only: never stored, logged or queued. */
+  secret_key: string;
+  created_at: string;
+}
+
+export function presentCreatedWallet(wallet: CreatedWallet): CreatedWalletView {
+  return {
+    network: wallet.network,
+    public_key: wallet.publicKey,
+    secret_key: wallet.secretKey,
+    created_at: wallet.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,5 @@
-import type { CreatedWalletView } from '@app/domain';
 import { boolean, dateTime, text, viewSchema } from '../http/docs/schema';
-import type { WalletView } from './wallet.presenter';
+import type { CreatedWalletView, WalletView } from './wallet.presenter';
 
 export const CREATED_WALLET_VIEW = viewSchema<CreatedWalletView>('CreatedWalletView', {
   network: text,

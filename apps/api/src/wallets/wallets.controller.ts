@@ -2,14 +2,19 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestj
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
-import { WalletQueries, WalletService, type CreatedWalletView } from '@app/domain';
+import { WalletQueries, WalletService } from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../http/docs/api-envelope.decorator';
 import { wantsLiveRead } from '../http/freshness';
 import { CreateWalletDto } from './dto/create-wallet.dto';
 import { WalletQueryDto } from './dto/wallet-query.dto';
 import { CREATED_WALLET_VIEW, WALLET_VIEW } from './wallet.schema';
-import { presentWallet, type WalletView } from './wallet.presenter';
+import {
+  presentCreatedWallet,
+  presentWallet,
+  type CreatedWalletView,
+  type WalletView,
+} from './wallet.presenter';
 
 @ApiTags('wallets')
 @ApiSecurity('api-key')
@@ -32,7 +37,7 @@ export class WalletsController {
     @Body() body: CreateWalletDto,
   ): Promise<SuccessEnvelope<CreatedWalletView>> {
     return ok(
-      await this.wallets.create(accountId, body.network),
+      presentCreatedWallet(await this.wallets.create(accountId, body.network)),
       'Wallet created. Store secret_key now: the service does not keep it.',
     );
   }

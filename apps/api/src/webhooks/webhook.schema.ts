@@ -1,11 +1,3 @@
-import type {
-  WebhookAttemptView,
-  WebhookDeliveryPageView,
-  WebhookDeliveryView,
-  WebhookEndpointView,
-  WebhookEndpointWithSecret,
-  WebhookReplayView,
-} from '@app/domain';
 import {
   arrayOf,
   boolean,
@@ -16,6 +8,14 @@ import {
   text,
   viewSchema,
 } from '../http/docs/schema';
+import type {
+  WebhookAttemptView,
+  WebhookDeliveryPageView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+  WebhookReplayView,
+} from './webhook.presenter';
 
 const endpointFields = {
   id: text,

@@ -2,13 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiCookieAuth, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AppError, ok, type SuccessEnvelope } from '@app/common';
 import type { WebhookReplaySelector } from '@app/database';
-import {
-  WebhookEndpoints,
-  type WebhookDeliveryPageView,
-  type WebhookEndpointView,
-  type WebhookEndpointWithSecret,
-  type WebhookReplayView,
-} from '@app/domain';
+import { WebhookEndpoints } from '@app/domain';
 import { AccountId, ApiKeyOrSessionAuth } from '../auth/auth.decorators';
 import { SESSION_SCHEME } from '../http/docs/openapi';
 import { arrayOf, strictObject, text } from '../http/docs/schema';
@@ -20,6 +14,16 @@ import {
   UpdateWebhookDto,
   WebhookDeliveriesQuery,
 } from './dto/webhook.dto';
+import {
+  presentIssuedWebhookSecret,
+  presentWebhookDeliveryPage,
+  presentWebhookEndpoint,
+  presentWebhookReplay,
+  type WebhookDeliveryPageView,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecret,
+  type WebhookReplayView,
+} from './webhook.presenter';
 import {
   WEBHOOK_DELIVERY_PAGE,
   WEBHOOK_ENDPOINT_VIEW,
@@ -49,13 +53,16 @@ export class WebhooksController {
     @AccountId() accountId: string,
     @Body() body: CreateWebhookDto,
   ): Promise<SuccessEnvelope<WebhookEndpointWithSecret>> {
-    const endpoint = await this.webhooks.create(accountId, {
+    const created = await this.webhooks.create(accountId, {
       url: body.url,
       eventTypes: body.event_types,
       description: body.description,
       enabled: body.enabled,
     });
-    return ok(endpoint, 'Webhook endpoint created. Store its secret now: it is not shown again.');
+    return ok(
+      presentIssuedWebhookSecret(created),
+      'Webhook endpoint created. Store its secret now: it is not shown again.',
+    );
   }
 
   @Get()
@@ -67,7 +74,8 @@ export class WebhooksController {
   async list(
     @AccountId() accountId: string,
   ): Promise<SuccessEnvelope<{ webhooks: WebhookEndpointView[] }>> {
-    return ok({ webhooks: await this.webhooks.list(accountId) }, 'Webhook endpoints.');
+    const endpoints = await this.webhooks.list(accountId);
+    return ok({ webhooks: endpoints.map((e) => presentWebhookEndpoint(e)) }, 'Webhook endpoints.');
   }
 
   @Get(':id')
@@ -76,7 +84,7 @@ export class WebhooksController {
     @AccountId() accountId: string,
     @Param('id') id: string,
   ): Promise<SuccessEnvelope<WebhookEndpointView>> {
-    return ok(await this.webhooks.get(accountId, id), 'Webhook endpoint.');
+    return ok(presentWebhookEndpoint(await this.webhooks.get(accountId, id)), 'Webhook endpoint.');
   }
 
   @Patch(':id')
@@ -92,7 +100,7 @@ export class WebhooksController {
       description: body.description,
       enabled: body.enabled,
     });
-    return ok(endpoint, 'Webhook endpoint updated.');
+    return ok(presentWebhookEndpoint(endpoint), 'Webhook endpoint updated.');
   }
 
   @Delete(':id')
@@ -123,7 +131,7 @@ export class WebhooksController {
   ): Promise<SuccessEnvelope<WebhookEndpointWithSecret>> {
     const grace = body.grace_period_seconds ?? DEFAULT_GRACE_SECONDS;
     return ok(
-      await this.webhooks.rotateSecret(accountId, id, grace),
+      presentIssuedWebhookSecret(await this.webhooks.rotateSecret(accountId, id, grace)),
       'Webhook secret rotated. Store the new secret now: it is not shown again.',
     );
   }
@@ -139,7 +147,7 @@ export class WebhooksController {
     @AccountId() accountId: string,
     @Param('id') id: string,
   ): Promise<SuccessEnvelope<{ delivery_id: string }>> {
-    return ok(await this.webhooks.ping(accountId, id), 'Ping queued.');
+    return ok({ delivery_id: await this.webhooks.ping(accountId, id) }, 'Ping queued.');
   }
 
   @Get(':id/deliveries')
@@ -158,7 +166,7 @@ export class WebhooksController {
       limit: query.limit ?? 20,
       cursor: query.cursor,
     });
-    return ok(page, 'Webhook deliveries.');
+    return ok(presentWebhookDeliveryPage(page), 'Webhook deliveries.');
   }
 
   @Post(':id/replay')
@@ -173,7 +181,8 @@ export class WebhooksController {
     @Param('id') id: string,
     @Body() body: ReplayWebhookDto,
   ): Promise<SuccessEnvelope<WebhookReplayView>> {
-    return ok(await this.webhooks.replay(accountId, id, replaySelector(body)), 'Replay queued.');
+    const replay = await this.webhooks.replay(accountId, id, replaySelector(body));
+    return ok(presentWebhookReplay(replay), 'Replay queued.');
   }
 }
 

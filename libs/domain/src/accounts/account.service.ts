@@ -17,11 +17,13 @@ import { hashPassword, verifyPassword } from '../security/password-hasher';
 import { newSessionToken, tokenHash } from '../security/tokens';
 import { ManagedWallets } from './managed-wallets';
 
-export interface AccountView {
+/** An account as its owner sees it: no password hash, and no sealed key of its wallets. */
+export interface AccountProfile {
   id: string;
   email: string;
-  wallets: { network: ChainFamily; public_key: string }[];
-  created_at: string;
+  /** Its managed wallets, in the order the account's reads list them (solana, then evm). */
+  wallets: { family: ChainFamily; address: string }[];
+  createdAt: Date;
 }
 
 export interface Session {
@@ -48,7 +50,7 @@ export class AccountService {
   async register(
     email: string,
     password: string,
-  ): Promise<{ account: AccountView; session: Session }> {
+  ): Promise<{ account: AccountProfile; session: Session }> {
     const account: AccountEntity = {
       id: newId(),
       email: normalizeEmail(email),
@@ -68,13 +70,13 @@ export class AccountService {
       await this.audit.record(accountCreated(account, wallets, row.id), scope);
     });
     await this.managedWallets.fund(wallets);
-    return { account: accountView(account, wallets), session };
+    return { account: accountProfile(account, wallets), session };
   }
 
   async login(
     email: string,
     password: string,
-  ): Promise<{ account: AccountView; session: Session }> {
+  ): Promise<{ account: AccountProfile; session: Session }> {
     const account = await this.accounts.findByEmail(normalizeEmail(email));
     const valid = await verifyPassword(password, account?.passwordHash ?? (await DECOY_HASH));
     if (!account || !valid) {
@@ -82,7 +84,10 @@ export class AccountService {
       if (account) await this.audit.record({ accountId: account.id, type: 'login.failed' });
       throw new AppError('UNAUTHORIZED', 'Invalid email or password.');
     }
-    return { account: await this.view(account.id), session: await this.openSession(account.id) };
+    return {
+      account: await this.profile(account.id),
+      session: await this.openSession(account.id),
+    };
   }
 
   async logout(token: string): Promise<void> {
@@ -103,13 +108,13 @@ export class AccountService {
     return session?.accountId ?? null;
   }
 
-  async view(accountId: string): Promise<AccountView> {
+  async profile(accountId: string): Promise<AccountProfile> {
     const [account, wallets] = await Promise.all([
       this.accounts.findById(accountId),
       this.wallets.listForAccount(accountId),
     ]);
     if (!account) throw AppError.notFound('Account not found.');
-    return accountView(account, wallets);
+    return accountProfile(account, wallets);
   }
 
   private async openSession(accountId: string): Promise<Session> {
@@ -148,14 +153,14 @@ function accountCreated(
 }
 
 /** Wallets in the order the account's reads list them (solana, then evm). */
-function accountView(account: AccountEntity, wallets: ManagedWalletEntity[]): AccountView {
+function accountProfile(account: AccountEntity, wallets: ManagedWalletEntity[]): AccountProfile {
   return {
     id: account.id,
     email: account.email,
     wallets: [...wallets]
       .sort((a, b) => (a.family < b.family ? 1 : a.family > b.family ? -1 : 0))
-      .map((wallet) => ({ network: wallet.family, public_key: wallet.address })),
-    created_at: account.createdAt.toISOString(),
+      .map((wallet) => ({ family: wallet.family, address: wallet.address })),
+    createdAt: account.createdAt,
   };
 }
 

@@ -7,15 +7,8 @@ import { ApiKeyRevocations } from '@app/queue';
 import { AuditTrail } from '../audit/audit-trail';
 import { newApiKey, tokenHash } from '../security/tokens';
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface IssuedApiKey extends ApiKeyView {
+export interface IssuedApiKey {
+  apiKey: ApiKeyEntity;
   /** The whole key: returned once, at issue, and never again. */
   key: string;
 }
@@ -72,11 +65,12 @@ export class ApiKeyService {
           'revoke one before issuing another.',
       );
     }
-    return { ...toView(entity), key };
+    return { apiKey: entity, key };
   }
 
-  async list(accountId: string): Promise<ApiKeyView[]> {
-    return (await this.keys.listForAccount(accountId)).map(toView);
+  /** The account's keys (their hashes, never the keys themselves). */
+  async list(accountId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.listForAccount(accountId);
   }
 
   async revoke(accountId: string, id: string): Promise<void> {
@@ -131,15 +125,5 @@ function keyEvent(type: 'api_key.issued' | 'api_key.revoked', key: ApiKeyEntity)
     accountId: key.accountId,
     type,
     details: { api_key_id: key.id, name: key.name, prefix: key.keyPrefix },
-  };
-}
-
-function toView(key: ApiKeyEntity): ApiKeyView {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.keyPrefix,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
   };
 }

@@ -1,20 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AuditEventRepository, type AuditEntry, type AuditEventType } from '@app/database';
+import { AuditEventRepository, type AuditEntry } from '@app/database';
 
-export interface AuditEntryView {
-  /** The entry's place in the account's chain: 1, 2, 3, ... */
-  seq: number;
-  type: AuditEventType;
-  details: Record<string, unknown>;
-  occurred_at: string;
-  /** The chain: `hash` covers `prev_hash` and the entry; a client may keep the last one seen. */
-  prev_hash: string;
-  hash: string;
-}
-
-export interface AuditPageView {
-  entries: AuditEntryView[];
-  next_cursor: string | null;
+export interface AuditPage {
+  /** Newest first. */
+  entries: AuditEntry[];
+  /** The cursor of the next (older) page: the seq of this page's last entry; null on the last. */
+  nextCursor: string | null;
 }
 
 /** Reads an account's own audit trail, newest first. */
@@ -22,20 +13,9 @@ export interface AuditPageView {
 export class AuditReader {
   constructor(private readonly events: AuditEventRepository) {}
 
-  /** `cursor` is a previous page's `next_cursor` (the seq its last entry had). */
-  async page(accountId: string, limit: number, cursor?: string): Promise<AuditPageView> {
+  /** `cursor` is a previous page's `nextCursor` (the seq its last entry had). */
+  async page(accountId: string, limit: number, cursor?: string): Promise<AuditPage> {
     const page = await this.events.listForAccount(accountId, limit, cursor);
-    return { entries: page.entries.map(entryView), next_cursor: page.nextBeforeSeq };
+    return { entries: page.entries, nextCursor: page.nextBeforeSeq };
   }
-}
-
-function entryView(entry: AuditEntry): AuditEntryView {
-  return {
-    seq: Number(entry.seq),
-    type: entry.type,
-    details: entry.details,
-    occurred_at: entry.occurredAt.toISOString(),
-    prev_hash: entry.prevHash,
-    hash: entry.hash,
-  };
 }

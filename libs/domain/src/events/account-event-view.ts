@@ -4,7 +4,9 @@ import { operationView } from '../operations/operation-view';
 /**
  * One event as every reader gets it: the feed (GET /events), its live stream (SSE) and webhook
  * bodies. `id` is stable across redeliveries (receivers de-duplicate on it); `sequence` orders an
- * account's events with no gap.
+ * account's events with no gap. It lives in the domain, not among the API's presenters, because
+ * it is the public contract both processes render: the API for the feed and its stream, the
+ * worker for webhook bodies.
  */
 export interface AccountEventView {
   id: string;

@@ -10,7 +10,12 @@ export type OperationView = Record<string, unknown> & {
   created_at: string;
 };
 
-/** The `data` of every write's response, and of GET /operations/{id} (contract field names). */
+/**
+ * The `data` of every write's response, and of GET /operations/{id} (contract field names). It
+ * lives in the domain, not among the API's presenters, because it is the public contract both
+ * processes render: the worker publishes it on the settlement channel for the API's waiting
+ * requests, and it is the `data` of operation events in the feed and in webhook bodies.
+ */
 export function operationView(operation: OperationEntity): OperationView {
   const intent = operation.intent;
   const result = { ...solanaNewMint(operation), ...operation.result };

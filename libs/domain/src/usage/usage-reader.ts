@@ -12,27 +12,34 @@ export type UsageWindowName = 'day' | 'week';
 const WINDOW_HOURS: Record<UsageWindowName, number> = { day: 24, week: 24 * 7 };
 const HOUR_MS = 3_600_000;
 
-export interface UsageView {
+export interface UsageCounts {
+  confirmed: number;
+  failed: number;
+  pending: number;
+}
+
+export interface Usage {
   window: UsageWindowName;
   network: ConcreteNetwork | null;
   /** The first hour shown (UTC, whole hour) and the moment of the reading. */
-  from: string;
-  to: string;
+  from: Date;
+  to: Date;
   /** One entry per hour of the window, oldest first, hours without operations included. */
-  hours: { hour: string; confirmed: number; failed: number; pending: number }[];
-  totals: { confirmed: number; failed: number; pending: number };
-  confirmation_latency_ms: ConfirmationLatency;
+  hours: HourlyOperationCounts[];
+  totals: UsageCounts;
+  /** Acceptance to confirmation of the window's confirmed operations (ms). */
+  confirmationLatency: ConfirmationLatency;
   /**
    * The operations not settled yet (queued, signed or submitted) at the moment of the reading,
    * whatever their age: unlike `totals.pending`, not bounded by the window.
    */
-  pending_now: PendingNow;
+  pendingNow: PendingNow;
 }
 
 export interface PendingNow {
   total: number;
   /** Only the networks with pending operations. */
-  by_network: Partial<Record<ConcreteNetwork, number>>;
+  byNetwork: Partial<Record<ConcreteNetwork, number>>;
 }
 
 /**
@@ -48,7 +55,7 @@ export class UsageReader {
     window: UsageWindowName,
     network?: ConcreteNetwork,
     now = new Date(),
-  ): Promise<UsageView> {
+  ): Promise<Usage> {
     const hourCount = WINDOW_HOURS[window];
     const from = new Date(
       Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hourCount - 1) * HOUR_MS,
@@ -60,7 +67,7 @@ export class UsageReader {
       this.usage.pendingByNetwork(accountId, network),
     ]);
     const hours = fillHours(from, hourCount, counted);
-    const totals = { confirmed: 0, failed: 0, pending: 0 };
+    const totals: UsageCounts = { confirmed: 0, failed: 0, pending: 0 };
     for (const hour of hours) {
       totals.confirmed += hour.confirmed;
       totals.failed += hour.failed;
@@ -69,24 +76,24 @@ export class UsageReader {
     return {
       window,
       network: network ?? null,
-      from: from.toISOString(),
-      to: now.toISOString(),
+      from,
+      to: now,
       hours,
       totals,
-      confirmation_latency_ms: latency,
-      pending_now: pendingNow(pending),
+      confirmationLatency: latency,
+      pendingNow: pendingNow(pending),
     };
   }
 }
 
 function pendingNow(counts: PendingOperationCount[]): PendingNow {
-  const byNetwork: PendingNow['by_network'] = {};
+  const byNetwork: PendingNow['byNetwork'] = {};
   let total = 0;
   for (const { network, pending } of counts) {
     byNetwork[network] = pending;
     total += pending;
   }
-  return { total, by_network: byNetwork };
+  return { total, byNetwork };
 }
 
 /** Every hour from `from`, with the counted ones filled in and the others zero. */
@@ -94,13 +101,13 @@ function fillHours(
   from: Date,
   hourCount: number,
   counted: HourlyOperationCounts[],
-): UsageView['hours'] {
+): HourlyOperationCounts[] {
   const byHour = new Map(counted.map((row) => [row.hour.getTime(), row]));
   return Array.from({ length: hourCount }, (_, index) => {
     const hour = from.getTime() + index * HOUR_MS;
     const row = byHour.get(hour);
     return {
-      hour: new Date(hour).toISOString(),
+      hour: new Date(hour),
       confirmed: row?.confirmed ?? 0,
       failed: row?.failed ?? 0,
       pending: row?.pending ?? 0,

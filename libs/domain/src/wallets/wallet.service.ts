@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { Network } from '@app/config';
+import type { ConcreteNetwork, Network } from '@app/config';
 import { newId } from '@app/common';
 import { ChainRegistry, NetworkRegistry } from '@app/chains';
 import { CreatedWalletRepository } from '@app/database';
 
-export interface CreatedWalletView {
-  network: string;
-  public_key: string;
-  /** Returned in this response only: never stored, logged or queued. */
-  secret_key: string;
-  created_at: string;
+export interface CreatedWallet {
+  network: ConcreteNetwork;
+  publicKey: string;
+  /** Handed to the caller only: never stored, logged or queued. */
+  secretKey: string;
+  createdAt: Date;
 }
 
 /** Wallets made on request: the key pair is returned once and never kept. */
@@ -21,7 +21,7 @@ export class WalletService {
     private readonly createdWallets: CreatedWalletRepository,
   ) {}
 
-  async create(accountId: string, network: Network): Promise<CreatedWalletView> {
+  async create(accountId: string, network: Network): Promise<CreatedWallet> {
     const definition = this.networks.resolve(network);
     const wallet = this.chains.adapter(definition.family).generateWallet();
     wallet.secretBytes.fill(0);
@@ -35,9 +35,9 @@ export class WalletService {
     });
     return {
       network: definition.network,
-      public_key: wallet.publicKey,
-      secret_key: wallet.secretKey,
-      created_at: createdAt.toISOString(),
+      publicKey: wallet.publicKey,
+      secretKey: wallet.secretKey,
+      createdAt,
     };
   }
 }

@@ -5,19 +5,14 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
   type WebhookDeliveryStatus,
   type WebhookEndpointRow,
   type WebhookReplaySelector,
 } from '@app/database';
 import { AuditTrail } from '../audit/audit-trail';
 import { SecretBox } from '../security/secret-box';
-import {
-  webhookDeliveryView,
-  webhookEndpointView,
-  type WebhookDeliveryPageView,
-  type WebhookEndpointView,
-  type WebhookEndpointWithSecret,
-} from './webhook-views';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,13 +26,30 @@ export interface NewWebhookEndpoint {
   enabled?: boolean;
 }
 
-export interface WebhookReplayView {
+/** An endpoint with its signing secret: the answer to create and rotate only. */
+export interface IssuedWebhookSecret {
+  endpoint: WebhookEndpointRow;
+  /** `whsec_...`: shown once and never again. */
+  secret: string;
+}
+
+/** A delivery with every attempt made, oldest first. */
+export type WebhookDeliveryWithAttempts = WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] };
+
+export interface WebhookDeliveryPage {
+  /** Newest first. */
+  deliveries: WebhookDeliveryWithAttempts[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface WebhookReplay {
   /** Deliveries made (pending now). */
   deliveries: number;
-  /** The sequence numbers they cover (null when nothing matched, or for a ping). */
-  from_sequence: number | null;
-  to_sequence: number | null;
-  /** True when the limit cut the replay short: replay again from `to_sequence` + 1. */
+  /** The event sequence numbers they cover (null when nothing matched, or for a ping). */
+  fromSequence: string | null;
+  toSequence: string | null;
+  /** True when the limit cut the replay short: replay again from `toSequence` + 1. */
   truncated: boolean;
 }
 
@@ -58,7 +70,7 @@ export class WebhookEndpoints {
     private readonly audit: AuditTrail,
   ) {}
 
-  async create(accountId: string, input: NewWebhookEndpoint): Promise<WebhookEndpointWithSecret> {
+  async create(accountId: string, input: NewWebhookEndpoint): Promise<IssuedWebhookSecret> {
     const url = await this.urlPolicy.check(input.url);
     const id = newId();
     const secret = newWebhookSecret();
@@ -87,22 +99,22 @@ export class WebhookEndpoints {
           'delete one before adding another.',
       );
     }
-    return { ...webhookEndpointView(created), secret };
+    return { endpoint: created, secret };
   }
 
-  async list(accountId: string): Promise<WebhookEndpointView[]> {
-    return (await this.endpoints.listForAccount(accountId)).map((e) => webhookEndpointView(e));
+  async list(accountId: string): Promise<WebhookEndpointRow[]> {
+    return this.endpoints.listForAccount(accountId);
   }
 
-  async get(accountId: string, id: string): Promise<WebhookEndpointView> {
-    return webhookEndpointView(await this.find(accountId, id));
+  async get(accountId: string, id: string): Promise<WebhookEndpointRow> {
+    return this.find(accountId, id);
   }
 
   async update(
     accountId: string,
     id: string,
     changes: Partial<NewWebhookEndpoint>,
-  ): Promise<WebhookEndpointView> {
+  ): Promise<WebhookEndpointRow> {
     await this.find(accountId, id);
     const url = changes.url === undefined ? undefined : await this.urlPolicy.check(changes.url);
     const updated = await this.endpoints.update(accountId, id, {
@@ -112,7 +124,7 @@ export class WebhookEndpoints {
       enabled: changes.enabled,
     });
     if (!updated) throw notFound();
-    return webhookEndpointView(updated);
+    return updated;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
@@ -140,7 +152,7 @@ export class WebhookEndpoints {
     accountId: string,
     id: string,
     graceSeconds: number,
-  ): Promise<WebhookEndpointWithSecret> {
+  ): Promise<IssuedWebhookSecret> {
     const endpoint = await this.find(accountId, id);
     const secret = newWebhookSecret();
     const previous =
@@ -170,11 +182,11 @@ export class WebhookEndpoints {
           : null,
     );
     if (!rotated) throw notFound();
-    return { ...webhookEndpointView(rotated), secret };
+    return { endpoint: rotated, secret };
   }
 
   /** Sends a `ping` event through the normal pipeline; answers its delivery's id. */
-  async ping(accountId: string, id: string): Promise<{ delivery_id: string }> {
+  async ping(accountId: string, id: string): Promise<string> {
     const endpoint = await this.find(accountId, id);
     if (!endpoint.enabled) throw AppError.conflict('This endpoint is disabled: enable it first.');
     const deliveryId = newId();
@@ -189,22 +201,22 @@ export class WebhookEndpoints {
       },
       deliveryId,
     );
-    return { delivery_id: deliveryId };
+    return deliveryId;
   }
 
   async listDeliveries(
     accountId: string,
     id: string,
     query: { status?: WebhookDeliveryStatus; limit: number; cursor?: string },
-  ): Promise<WebhookDeliveryPageView> {
+  ): Promise<WebhookDeliveryPage> {
     const endpoint = await this.find(accountId, id);
     if (query.cursor !== undefined && !UUID.test(query.cursor)) {
       throw AppError.badRequest('cursor must be a next_cursor of this endpoint.');
     }
     const rows = await this.deliveries.page(endpoint.id, query);
     return {
-      deliveries: rows.map(webhookDeliveryView),
-      next_cursor: rows.length === query.limit ? rows[rows.length - 1].id : null,
+      deliveries: rows,
+      nextCursor: rows.length === query.limit ? rows[rows.length - 1].id : null,
     };
   }
 
@@ -213,7 +225,7 @@ export class WebhookEndpoints {
     accountId: string,
     id: string,
     selector: WebhookReplaySelector,
-  ): Promise<WebhookReplayView> {
+  ): Promise<WebhookReplay> {
     const endpoint = await this.find(accountId, id);
     if (!endpoint.enabled) throw AppError.conflict('This endpoint is disabled: enable it first.');
     if ('deliveryId' in selector && !UUID.test(selector.deliveryId)) {
@@ -225,8 +237,8 @@ export class WebhookEndpoints {
     }
     return {
       deliveries: replayed.count,
-      from_sequence: replayed.firstSeq === null ? null : Number(replayed.firstSeq),
-      to_sequence: replayed.lastSeq === null ? null : Number(replayed.lastSeq),
+      fromSequence: replayed.firstSeq,
+      toSequence: replayed.lastSeq,
       truncated: !('deliveryId' in selector) && replayed.count === WEBHOOK_REPLAY_LIMIT,
     };
   }

@@ -1,4 +1,10 @@
-import type { WebhookDeliveryRow, WebhookAttemptRow, WebhookEndpointRow } from '@app/database';
+import type { WebhookEndpointRow } from '@app/database';
+import type {
+  IssuedWebhookSecret,
+  WebhookDeliveryPage,
+  WebhookDeliveryWithAttempts,
+  WebhookReplay,
+} from '@app/domain';
 
 export interface WebhookEndpointView {
   id: string;
@@ -58,12 +64,21 @@ export interface WebhookDeliveryPageView {
   next_cursor: string | null;
 }
 
-export function webhookEndpointView(
+export interface WebhookReplayView {
+  /** Deliveries made (pending now). */
+  deliveries: number;
+  /** The sequence numbers they cover (null when nothing matched, or for a ping). */
+  from_sequence: number | null;
+  to_sequence: number | null;
+  /** True when the limit cut the replay short: replay again from `to_sequence` + 1. */
+  truncated: boolean;
+}
+
+/** A pause or a rotation's grace shows only while it lasts: null once `now` is past it. */
+export function presentWebhookEndpoint(
   endpoint: WebhookEndpointRow,
   now = new Date(),
 ): WebhookEndpointView {
-  const graceEnds = endpoint.previousSecretExpiresAt;
-  const paused = endpoint.pausedUntil;
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -72,22 +87,24 @@ export function webhookEndpointView(
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
     failing_since: iso(endpoint.failingSince),
-    paused_until: paused && paused > now ? paused.toISOString() : null,
-    previous_secret_expires_at: graceEnds && graceEnds > now ? graceEnds.toISOString() : null,
+    paused_until: iso(ahead(endpoint.pausedUntil, now)),
+    previous_secret_expires_at: iso(ahead(endpoint.previousSecretExpiresAt, now)),
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
   };
 }
 
-export function webhookDeliveryView(
-  delivery: WebhookDeliveryRow & { attemptLog: WebhookAttemptRow[] },
-): WebhookDeliveryView {
+export function presentIssuedWebhookSecret(issued: IssuedWebhookSecret): WebhookEndpointWithSecret {
+  return { ...presentWebhookEndpoint(issued.endpoint), secret: issued.secret };
+}
+
+export function presentWebhookDelivery(delivery: WebhookDeliveryWithAttempts): WebhookDeliveryView {
   return {
     id: delivery.id,
     endpoint_id: delivery.endpointId,
     event_id: delivery.eventId,
     event_type: delivery.eventType,
-    event_sequence: delivery.eventSeq === null ? null : Number(delivery.eventSeq),
+    event_sequence: sequence(delivery.eventSeq),
     status: delivery.status,
     attempts: delivery.attempts,
     next_attempt_at: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
@@ -107,6 +124,28 @@ export function webhookDeliveryView(
   };
 }
 
+export function presentWebhookDeliveryPage(page: WebhookDeliveryPage): WebhookDeliveryPageView {
+  return { deliveries: page.deliveries.map(presentWebhookDelivery), next_cursor: page.nextCursor };
+}
+
+export function presentWebhookReplay(replay: WebhookReplay): WebhookReplayView {
+  return {
+    deliveries: replay.deliveries,
+    from_sequence: sequence(replay.fromSequence),
+    to_sequence: sequence(replay.toSequence),
+    truncated: replay.truncated,
+  };
+}
+
+function ahead(date: Date | null, now: Date): Date | null {
+  return date && date > now ? date : null;
+}
+
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
+}
+
+/** An event sequence number (a bigint in Postgres, read as text) as the API's JSON number. */
+function sequence(seq: string | null): number | null {
+  return seq === null ? null : Number(seq);
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
 import { EvmLifecycle } from './operations/evm/evm-lifecycle';
+import { EvmRepricing } from './operations/evm/evm-repricing';
 import { EvmSendPipeline } from './operations/evm/evm-send-pipeline';
 import { EvmUnfundedOperations } from './operations/evm/evm-unfunded';
 import { FaultInjection } from './operations/fault-injection';
@@ -31,6 +32,7 @@ const ENTRY_POINTS = [OperationRunner, Reconciler, WalletFundsMonitor, WebhookPu
     EvmLifecycle,
     EvmSendPipeline,
     EvmNonceGaps,
+    EvmRepricing,
     EvmUnfundedOperations,
     SolanaLifecycle,
     WalletSecrets,

@@ -4,23 +4,18 @@ import { APP_CONFIG, type AppConfig, type EvmNetwork } from '@app/config';
 import {
   EvmAdapter,
   EvmInclusionWatcher,
-  bumpedFees,
-  decodeSigned,
   evmOutcome,
-  feesJson,
   isDefinitive,
   planEvmCall,
-  replacementFees,
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
-import { WalletSecrets } from '../wallet-secrets';
 import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
 import type { CheckVerdict, SendResult, TransactionLifecycle } from '../transaction-lifecycle';
-import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey } from './evm-nonce-gaps';
+import { EvmRepricing, type RepriceReason } from './evm-repricing';
 import { EvmSendPipeline } from './evm-send-pipeline';
 import { EvmUnfundedOperations } from './evm-unfunded';
 import { VersionWatch, type Landed } from './evm-version-watch';
@@ -38,9 +33,6 @@ const GAP_LOOK_AFTER_MS = 2_000;
 /** Waited this long without a receipt, an operation says so once (where its wallet stands). */
 const SLOW_RECEIPT_MS = 15_000;
 const REFUSAL_LOGGED_MAX = 300;
-
-/** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
-type RepriceReason = 'stuck' | 'refused';
 
 /** What the wait for an operation's receipt keeps from one round of its check to the next. */
 interface ReceiptWait {
@@ -76,7 +68,7 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly pipeline: EvmSendPipeline,
-    private readonly secrets: WalletSecrets,
+    private readonly repricing: EvmRepricing,
     private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
     private readonly unfunded: EvmUnfundedOperations,
@@ -233,12 +225,12 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
       this.landedVersion(network, versions),
     );
     /**
-     * Signs the transaction again, same nonce, at higher fees (see replace) and waits on every
+     * Signs the transaction again, same nonce, at higher fees (EvmRepricing) and waits on every
      * version: truthy when the operation changed ('moved-on': another worker got there first).
      */
     const reprice = async (why: RepriceReason): Promise<'replaced' | 'moved-on' | null> => {
       wait.waitingSince = Date.now();
-      const replaced = await this.replace(network, operation, why);
+      const replaced = await this.repricing.replace(network, operation, why);
       if (replaced === 'moved-on') {
         operation = await this.reloadInFlight(operation.id);
         hashes = await this.versionsOf(operation);
@@ -348,46 +340,6 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     } catch {
       return '';
     }
-  }
-
-  /**
-   * Signs the transaction again with the same nonce at current fees and stores it (not sent
-   * yet): a `stuck` version only when the market asks more than it offers; one the node
-   * `refused` for its price at the market's fees (with the node's minimum tip, once it named
-   * one) or the previous ones bumped, whichever is more. Null when no replacement is called for
-   * or the ceiling leaves no room; 'moved-on' when another worker replaced or settled it first.
-   */
-  private async replace(
-    network: EvmNetworkDefinition,
-    operation: OperationEntity,
-    why: RepriceReason,
-  ): Promise<OperationEntity | null | 'moved-on'> {
-    const { unsigned, fees: previous } = decodeSigned(operation.signedTx!);
-    const market = await this.evm.fees(network);
-    const policy = feePolicyOf(this.config, network);
-    const fees =
-      why === 'stuck'
-        ? replacementFees(previous, market, policy)
-        : bumpedFees(previous, market, policy);
-    if (!fees) return null;
-    const signed = await this.secrets.withSecret(operation.accountId, 'evm', async (secret) =>
-      this.evm.sign(network, this.evm.signer(secret), unsigned, fees),
-    );
-    const stored = await this.operations.replaceSigned(operation.id, operation.txHash!, {
-      signedTx: signed.signedTx,
-      txHash: signed.hash,
-      fees: feesJson(fees),
-    });
-    if (!stored) return 'moved-on';
-    this.logger.warn({
-      msg: why === 'stuck' ? 'Stuck transaction re-priced' : 'Refused transaction re-priced',
-      operationId: operation.id,
-      nonce: String(unsigned.nonce),
-      previousTxHash: operation.txHash,
-      txHash: signed.hash,
-      fees: feesJson(fees),
-    });
-    return { ...operation, status: 'signed', signedTx: signed.signedTx, txHash: signed.hash };
   }
 
   /** Every version's receipt is asked for: whichever was mined settles the operation. */

@@ -1,3 +1,4 @@
+import { CHECK_ROUND_MS } from '@app/domain';
 import type { JsonRpcProvider } from 'ethers';
 import { collectionAt, evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
@@ -70,6 +71,37 @@ describe('a killed worker', () => {
     // The dead worker's leases lapse within LEASE_TTL_MS; its jobs' locks would last 60 s.
     expect(resumedAfter).toBeLessThan(LEASE_TTL_MS * 4);
     expect(successor.output()).toMatch(/Took back \d+ job\(s\) a dead worker left running/);
+    expect(await minted()).toBe(before + BigInt(ids.length));
+  });
+
+  it("resumes a dead replica's parked checks at once: their wakes died with it", async () => {
+    const replica = { WORKER_REPLICA: 'kill-resume' };
+    await stack.stopWorkers();
+    const first = await stack.startWorker(replica);
+    const minted = async () =>
+      (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
+    const before = await minted();
+    await provider.send('evm_setAutomine', [false]);
+    await provider.send('evm_setIntervalMining', [0]);
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => mintAsync(api, collection, `parked ${index}`)),
+    );
+    for (const id of ids) await waitForStatus(stack.services.databaseUrl, id, 'submitted');
+    // Past their first round: parked for seconds, to be woken by this worker's block scan.
+    await new Promise((resolve) => setTimeout(resolve, CHECK_ROUND_MS + 300));
+
+    stack.workers.splice(stack.workers.indexOf(first), 1);
+    first.process.kill('SIGKILL');
+    await waitForExit(first);
+    await provider.send('evm_setAutomine', [true]);
+    await provider.send('evm_mine', []);
+
+    await stack.startWorker(replica);
+    const readyAt = Date.now();
+    for (const id of ids) await waitForStatus(stack.services.databaseUrl, id, 'confirmed', 30_000);
+    // Its predecessor's shards at once (the replica's name), its parked jobs promoted: not the
+    // lease time, nor the rest of their 5 s park.
+    expect(Date.now() - readyAt).toBeLessThan(3_000);
     expect(await minted()).toBe(before + BigInt(ids.length));
   });
 });

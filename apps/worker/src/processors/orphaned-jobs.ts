@@ -3,9 +3,11 @@ import type Redis from 'ioredis';
 
 /**
  * Puts the jobs a dead worker left active on a queue back to wait, so they run again now
- * instead of when their locks lapse (JOB_LOCK_MS, then a stalled-jobs check). Only for a queue
- * whose lease this worker has just taken from a worker that died holding it, before this worker
- * consumes it: no live worker runs those jobs. Returns how many were put back.
+ * instead of when their locks lapse (JOB_LOCK_MS, then a stalled-jobs check), and promotes its
+ * delayed ones: the wakes of its parked checks (a version mined, a height reached) lived in the
+ * dead worker, so they would wait out their whole delay. Only for a queue whose lease this
+ * worker has just taken from a worker that died holding it, before this worker consumes it: no
+ * live worker runs those jobs. Returns how many active jobs were put back.
  */
 export async function requeueOrphanedJobs(
   queueName: string,
@@ -24,6 +26,8 @@ export async function requeueOrphanedJobs(
       );
       if (moved) requeued += 1;
     }
+    // A job delayed for its account's share or its wallet's funds runs a round early: harmless.
+    await queue.promoteJobs();
     return requeued;
   } finally {
     await queue.close();

@@ -1,5 +1,11 @@
 /** What the EVM benchmarks share: the raw script's collection and receipts, the service's collection. */
-import { ContractFactory, type Contract, type JsonRpcProvider, type Signer } from 'ethers';
+import {
+  ContractFactory,
+  type BaseWallet,
+  type Contract,
+  type JsonRpcProvider,
+  type Signer,
+} from 'ethers';
 import { assetCollectionArtifact } from '@app/chains';
 import { REALISTIC_CHAINS, type LocalChainsOptions } from '@app/localnet';
 import { queryDatabase } from '@test/support/chain-reads';
@@ -17,6 +23,40 @@ export const RAW_PROVIDER_OPTIONS = {
   staticNetwork: true,
   batchStallTime: 0,
 } as const;
+
+/**
+ * The raw scripts' mints: the wallet mints itself an item of `collection`, signed ahead at an
+ * explicit nonce (type 2, gas estimated once, with `gasMarginPercent` on top, and the node's
+ * fees). `firstNonce` is the wallet's next nonce when it was made.
+ */
+export async function rawMintSigner(
+  wallet: BaseWallet,
+  collection: Contract,
+  gasMarginPercent = 0,
+): Promise<{ firstNonce: number; sign: (nonce: number) => Promise<string> }> {
+  const provider = wallet.provider!;
+  const to = await collection.getAddress();
+  const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
+  const estimate = await provider.estimateGas({ from: wallet.address, to, data });
+  const gasLimit = (estimate * BigInt(100 + gasMarginPercent)) / 100n;
+  const { maxFeePerGas, maxPriorityFeePerGas } = await provider.getFeeData();
+  const { chainId } = await provider.getNetwork();
+  const firstNonce = await provider.getTransactionCount(wallet.address, 'pending');
+  return {
+    firstNonce,
+    sign: (nonce) =>
+      wallet.signTransaction({
+        type: 2,
+        chainId,
+        to,
+        data,
+        nonce,
+        gasLimit,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      }),
+  };
+}
 
 export async function deployCollection(signer: Signer): Promise<Contract> {
   const owner = await signer.getAddress();

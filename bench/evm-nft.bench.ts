@@ -14,8 +14,8 @@ import {
   deployCollection,
   IMAGE,
   RAW_PROVIDER_OPTIONS,
+  rawMintSigner,
   serviceCollection,
-  URI,
   waitForReceipt,
 } from './evm-helpers';
 import { cpuSummary, cpuWindow } from './cpu-usage';
@@ -73,26 +73,8 @@ async function rawMints(mints: number): Promise<TimedRun> {
   try {
     const wallet = Wallet.fromPhrase(ANVIL_MNEMONIC, provider);
     const collection = await deployCollection(wallet);
-    const start = await provider.getTransactionCount(wallet.address, 'pending');
-    const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
-    const to = await collection.getAddress();
-    const gasLimit = await provider.estimateGas({ from: wallet.address, to, data });
-    const fees = await provider.getFeeData();
-    const { chainId } = await provider.getNetwork();
-    const signed = await Promise.all(
-      Array.from({ length: mints }, (_, i) =>
-        wallet.signTransaction({
-          type: 2,
-          chainId,
-          to,
-          data,
-          nonce: start + i,
-          gasLimit,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        }),
-      ),
-    );
+    const { firstNonce: start, sign } = await rawMintSigner(wallet, collection);
+    const signed = await Promise.all(Array.from({ length: mints }, (_, i) => sign(start + i)));
     const cpu = cpuWindow();
     const started = performance.now();
     const hashes: string[] = [];
@@ -104,16 +86,7 @@ async function rawMints(mints: number): Promise<TimedRun> {
 
     let nonce = start + mints;
     const latencies = await runConcurrently(Math.min(mints, 100), 1, async () => {
-      const tx = await wallet.signTransaction({
-        type: 2,
-        chainId,
-        to,
-        data,
-        nonce: nonce++,
-        gasLimit,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
+      const tx = await sign(nonce++);
       await waitForReceipt(provider, await provider.send('eth_sendRawTransaction', [tx]));
     });
     return { rate, latencies, cpu: usage };

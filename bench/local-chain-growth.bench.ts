@@ -12,7 +12,7 @@ import { QUICK_CHAIN_SWEEP_MS, startAnvil, sweepEvmPool } from '@app/localnet';
 import {
   ANVIL_MNEMONIC,
   RAW_PROVIDER_OPTIONS,
-  URI,
+  rawMintSigner,
   deployCollection,
   waitForReceipt,
 } from './evm-helpers';
@@ -66,27 +66,9 @@ async function grownChain(
 }
 
 async function nftMinter(provider: JsonRpcProvider, wallet: HDNodeWallet): Promise<Minter> {
-  const collection = await deployCollection(wallet);
-  const to = await collection.getAddress();
-  const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
-  const gasLimit = await provider.estimateGas({ from: wallet.address, to, data });
-  const { maxFeePerGas, maxPriorityFeePerGas } = await provider.getFeeData();
-  const { chainId } = await provider.getNetwork();
-  let nonce = await provider.getTransactionCount(wallet.address, 'pending');
-  return {
-    provider,
-    signMint: () =>
-      wallet.signTransaction({
-        type: 2,
-        chainId,
-        to,
-        data,
-        nonce: nonce++,
-        gasLimit,
-        maxFeePerGas,
-        maxPriorityFeePerGas,
-      }),
-  };
+  const { firstNonce, sign } = await rawMintSigner(wallet, await deployCollection(wallet));
+  let nonce = firstNonce;
+  return { provider, signMint: () => sign(nonce++) };
 }
 
 /** anvil's CPU (user + system) per mint, sent one at a time and each awaited, as the API's sync mode does. */

@@ -35,7 +35,7 @@ import {
   operationCounts,
   RAW_PROVIDER_OPTIONS,
   serviceCollection,
-  URI,
+  rawMintSigner,
 } from './evm-helpers';
 import { cpuSummary, cpuWindow } from './cpu-usage';
 import { LoadClient } from './load-client';
@@ -166,26 +166,8 @@ async function signMints(
   collection: Contract,
   count: number,
 ): Promise<{ firstNonce: number; txs: string[] }> {
-  const provider = wallet.provider!;
-  const to = await collection.getAddress();
-  const data = collection.interface.encodeFunctionData('mint', [wallet.address, URI]);
-  const gasLimit = ((await provider.estimateGas({ from: wallet.address, to, data })) * 6n) / 5n;
-  const fees = await provider.getFeeData();
-  const firstNonce = await provider.getTransactionCount(wallet.address, 'pending');
-  const txs = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      wallet.signTransaction({
-        type: 2,
-        chainId: 31337,
-        to,
-        data,
-        nonce: firstNonce + i,
-        gasLimit,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      }),
-    ),
-  );
+  const { firstNonce, sign } = await rawMintSigner(wallet, collection, 20);
+  const txs = await Promise.all(Array.from({ length: count }, (_, i) => sign(firstNonce + i)));
   return { firstNonce, txs };
 }
 

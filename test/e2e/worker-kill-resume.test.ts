@@ -4,6 +4,7 @@ import { collectionAt, evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { createBaseCollection, mintAsync } from '@test/support/nft-requests';
 import { waitForExit, waitForStatus } from '@test/support/operation-polling';
+import type { ServiceProcess } from '@test/support/service-process';
 import {
   newAccountClient,
   startServiceStack,
@@ -46,23 +47,33 @@ describe('a killed worker', () => {
     await stack?.stop();
   });
 
-  it('leaves no job waiting for its lock: they resume within the lease time and land once', async () => {
-    const minted = async () =>
-      (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
-    const before = await minted();
-    // Nothing is mined: each job waits for its receipt when the worker dies.
+  const minted = async () =>
+    (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
+
+  /** Four mints sent while nothing is mined: each waits for its receipt. */
+  async function unminedMints(name: string): Promise<string[]> {
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
     const ids = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => mintAsync(api, collection, `orphan ${index}`)),
+      Array.from({ length: 4 }, (_, index) => mintAsync(api, collection, `${name} ${index}`)),
     );
     for (const id of ids) await waitForStatus(stack.services.databaseUrl, id, 'submitted');
+    return ids;
+  }
 
-    const [dead] = stack.workers.splice(0);
-    dead.process.kill('SIGKILL');
-    await waitForExit(dead);
+  /** SIGKILLs the worker, then lets the chain mine what waits. */
+  async function kill(worker: ServiceProcess): Promise<void> {
+    stack.workers.splice(stack.workers.indexOf(worker), 1);
+    worker.process.kill('SIGKILL');
+    await waitForExit(worker);
     await provider.send('evm_setAutomine', [true]);
     await provider.send('evm_mine', []);
+  }
+
+  it('leaves no job waiting for its lock: they resume within the lease time and land once', async () => {
+    const before = await minted();
+    const ids = await unminedMints('orphan');
+    await kill(stack.workers[0]);
 
     const restartedAt = Date.now();
     const successor = await stack.startWorker();
@@ -78,23 +89,11 @@ describe('a killed worker', () => {
     const replica = { WORKER_REPLICA: 'kill-resume' };
     await stack.stopWorkers();
     const first = await stack.startWorker(replica);
-    const minted = async () =>
-      (await collectionAt(provider, collection).getFunction('totalMinted')()) as bigint;
     const before = await minted();
-    await provider.send('evm_setAutomine', [false]);
-    await provider.send('evm_setIntervalMining', [0]);
-    const ids = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => mintAsync(api, collection, `parked ${index}`)),
-    );
-    for (const id of ids) await waitForStatus(stack.services.databaseUrl, id, 'submitted');
+    const ids = await unminedMints('parked');
     // Past their first round: parked for seconds, to be woken by this worker's block scan.
     await new Promise((resolve) => setTimeout(resolve, CHECK_ROUND_MS + 300));
-
-    stack.workers.splice(stack.workers.indexOf(first), 1);
-    first.process.kill('SIGKILL');
-    await waitForExit(first);
-    await provider.send('evm_setAutomine', [true]);
-    await provider.send('evm_mine', []);
+    await kill(first);
 
     await stack.startWorker(replica);
     const readyAt = Date.now();

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { boundedText } from '@app/common';
+import { boundedText, clamp } from '@app/common';
 import type { EvmNetworkDefinition } from '../networks/network-definition';
 import { EvmAdapter } from './evm.adapter';
 
@@ -208,10 +208,6 @@ class BlockScan {
     const step = this.blockIntervalMs / 20;
     return clamp(Math.max(untilDue, step), IDLE_POLL_MIN_MS, IDLE_POLL_MAX_MS);
   }
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
 
 function sleep(ms: number): Promise<void> {

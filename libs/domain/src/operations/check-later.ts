@@ -1,26 +1,19 @@
-/**
- * What wakes a parked check before its delay: a transaction of its operation seen mined, or the
- * chain reaching a height. `wait` resolves true when that happened within `maxMs`.
- */
-export interface CheckWake {
-  wait(maxMs: number): Promise<boolean>;
-  /** Stops watching (always called, whatever `wait` gave). */
-  cancel(): void;
-}
+import type { InclusionWatch } from '@app/chains';
 
 /**
  * Not a failure: the operation is in flight and its transaction has no verdict yet. The check
  * ends its round (a job never waits on a chain for more than CHECK_ROUND_MS) and its job is
  * parked, not counted as an attempt and holding no worker slot, until `delayMs` has passed or
  * `wake` fires, whichever comes first. Whatever its timers need between rounds (when its bytes
- * were last sent, when it was last re-priced) stays with the executor (`RoundMemory`); a worker
+ * were last sent, when it was last re-priced) stays with the lifecycle (`RoundMemory`); a worker
  * that does not have it starts them afresh, which only sends the same bytes once more.
  */
 export class CheckLater extends Error {
   constructor(
     reason: string,
     readonly delayMs: number,
-    readonly wake?: CheckWake,
+    /** The block scan's watch that wakes it sooner: a version mined, a height reached. */
+    readonly wake?: InclusionWatch,
   ) {
     super(reason);
     this.name = 'CheckLater';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { NetworkRegistry, unfundedPastDeadline } from '@app/chains';
+import { NetworkRegistry, isDefinitive, unfundedPastDeadline } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { SettlementChannel } from '@app/queue';
 import { AwaitingFunds } from './awaiting-funds';
@@ -76,10 +76,18 @@ export class OperationRunner {
     for (let signing = 0; signing < MAX_SIGNINGS_PER_RUN; signing++) {
       let justSigned = false;
       if (operation.status === 'queued') {
-        const sent = await lifecycle.send(network, operation);
-        if (sent.kind === 'failed') return this.settler.fail(operation, sent.error);
-        ({ operation, justSigned } = sent);
-        if (operation.status === 'queued') continue; // another worker moved it first
+        let stored: OperationEntity | null;
+        try {
+          stored = await lifecycle.send(network, operation);
+        } catch (error) {
+          // A refusal settles the operation; an unreachable RPC is a fault to retry.
+          if (isDefinitive(error)) return this.settler.fail(operation, error);
+          throw error;
+        }
+        justSigned = stored !== null;
+        // The row as stored, or (another worker moved it first) as it now stands.
+        operation = stored ?? (await this.reload(operation.id));
+        if (operation.status === 'queued') continue;
       }
       if (operation.status !== 'signed' && operation.status !== 'submitted') return;
 

@@ -2,11 +2,6 @@ import type { AppError, AssetOutcome } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
 import type { OperationEntity } from '@app/database';
 
-/** What a send did: the operation as it now stands (signed, sent), or why it failed outright. */
-export type SendResult =
-  | { kind: 'sent'; operation: OperationEntity; justSigned: boolean }
-  | { kind: 'failed'; error: AppError };
-
 /** What one round of a check found, when it found anything (otherwise it throws CheckLater). */
 export type CheckVerdict =
   /** One of its transactions landed and did what was asked (`adoptedTxHash`: not its latest). */
@@ -21,7 +16,9 @@ export type CheckVerdict =
  * (OperationRunner) drives and settles:
  *
  * - `send`: a `queued` operation is planned, signed and stored (the bytes before anything
- *   leaves); EVM broadcasts it at once, with the wallet's other new transactions in one batch;
+ *   leaves); EVM broadcasts it at once, with the wallet's other new transactions in one batch.
+ *   It returns the operation as stored, or null when another worker changed it first; a
+ *   refusal (`isDefinitive`) is thrown for the pipeline to fail the operation;
  * - `check`: for one round (until `roundEnds`), looks for a verdict on the stored transaction,
  *   sending bytes not sent yet, re-sending, re-pricing or closing nonce gaps as the family
  *   needs; none by then, it throws CheckLater and the job is parked until the next round.
@@ -29,7 +26,7 @@ export type CheckVerdict =
  * Both are safe to run twice, in two processes, or after a crash at any point.
  */
 export interface TransactionLifecycle<N extends NetworkDefinition = NetworkDefinition> {
-  send(network: N, operation: OperationEntity): Promise<SendResult>;
+  send(network: N, operation: OperationEntity): Promise<OperationEntity | null>;
   check(
     network: N,
     operation: OperationEntity,

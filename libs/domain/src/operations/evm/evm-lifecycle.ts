@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { METRICS, boundedText } from '@app/common';
+import { METRICS, boundedText, clamp } from '@app/common';
 import { APP_CONFIG, type AppConfig, type EvmNetwork } from '@app/config';
 import {
   EvmAdapter,
   EvmInclusionWatcher,
   evmOutcome,
-  isDefinitive,
   planEvmCall,
   type EvmNetworkDefinition,
 } from '@app/chains';
@@ -13,7 +12,7 @@ import { OperationRepository, type OperationEntity } from '@app/database';
 import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
-import type { CheckVerdict, SendResult, TransactionLifecycle } from '../transaction-lifecycle';
+import type { CheckVerdict, TransactionLifecycle } from '../transaction-lifecycle';
 import { EvmNonceGaps, walletKey } from './evm-nonce-gaps';
 import { EvmRepricing, type RepriceReason } from './evm-repricing';
 import { EvmSendPipeline } from './evm-send-pipeline';
@@ -83,24 +82,12 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
   private readonly waits = new RoundMemory<ReceiptWait>();
 
   /** Plans, signs, stores and broadcasts (in a batch with the wallet's other queued ones). */
-  async send(network: EvmNetworkDefinition, operation: OperationEntity): Promise<SendResult> {
-    let stored: OperationEntity | null;
-    try {
-      const call = await planEvmCall(
-        this.evm.provider(network),
-        operation.signer,
-        operation.intent,
-      );
-      stored = await this.pipeline.send(network, operation, call);
-    } catch (error) {
-      if (isDefinitive(error)) return { kind: 'failed', error };
-      throw error;
-    }
-    return {
-      kind: 'sent',
-      operation: stored ?? (await this.reload(operation.id)),
-      justSigned: stored !== null,
-    };
+  async send(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+  ): Promise<OperationEntity | null> {
+    const call = await planEvmCall(this.evm.provider(network), operation.signer, operation.intent);
+    return this.pipeline.send(network, operation, call);
   }
 
   /** Waits, this round, for a receipt deep enough; its timers are kept between rounds. */
@@ -205,7 +192,8 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
   ): Promise<Landed> {
     let operation = initial;
     let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
-    const walletFundsShort = this.unfundedWallets.has(walletKey(network, operation.signer));
+    const wallet = walletKey(network, operation.signer);
+    const walletFundsShort = this.unfundedWallets.has(wallet);
     if (justSigned) this.waits.forget(operation.id);
     const wait = this.waits.of(operation.id, () => ({
       startedAt: Date.now(),
@@ -277,10 +265,10 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
           const result = await this.evm.broadcast(network, operation.signedTx!);
           wait.lastSentAt = Date.now();
           if (result.kind === 'insufficient-funds') {
-            this.unfundedWallets.add(walletKey(network, operation.signer));
+            this.unfundedWallets.add(wallet);
             throw await this.unfunded.awaitingFunds(network, operation);
           }
-          this.unfundedWallets.delete(walletKey(network, operation.signer));
+          this.unfundedWallets.delete(wallet);
           if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
           wait.refusal =
             result.kind === 'rejected' || result.kind === 'underpriced'
@@ -379,10 +367,6 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     if (!operation) throw new Error(`Operation ${id} vanished`);
     return operation;
   }
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
 
 class ReplacedTransaction extends RetryLater {

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, METRICS, type AssetOutcome } from '@app/common';
+import { AppError, METRICS, clamp, type AssetOutcome } from '@app/common';
 import {
   SolanaAdapter,
   ed25519Signer,
   instructionPrograms,
-  isDefinitive,
   isSolanaFundsError,
   needsNewMint,
   newEd25519Seed,
@@ -33,7 +32,7 @@ import { WalletSecrets } from '../wallet-secrets';
 import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
-import type { CheckVerdict, SendResult, TransactionLifecycle } from '../transaction-lifecycle';
+import type { CheckVerdict, TransactionLifecycle } from '../transaction-lifecycle';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 /** How often, while a signature has no status, the blockhash's expiry is checked. */
@@ -83,26 +82,6 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     private readonly faults: FaultInjection,
   ) {}
 
-  /**
-   * Plans, signs and stores the transaction; its first check sends it. A refusal fails the
-   * operation; an unreachable RPC is thrown as it is, for the runner to retry.
-   */
-  async send(network: SolanaNetworkDefinition, operation: OperationEntity): Promise<SendResult> {
-    let signed: OperationEntity | null;
-    try {
-      signed = await this.sign(network, operation);
-    } catch (error) {
-      if (isDefinitive(error)) return { kind: 'failed', error };
-      throw error;
-    }
-    // The row as signed, or (another worker moved it first) as it now stands.
-    return {
-      kind: 'sent',
-      operation: signed ?? (await this.reload(operation.id)),
-      justSigned: signed !== null,
-    };
-  }
-
   /** Follows the signature this round; its timers are kept between rounds. */
   check(
     network: SolanaNetworkDefinition,
@@ -118,10 +97,10 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
   }
 
   /**
-   * queued -> signed: plans, signs and stores the transaction (nothing is sent here). Returns the
-   * operation as stored, or null when another worker changed it first.
+   * queued -> signed: plans, signs and stores the transaction (its first check sends it).
+   * Returns the operation as stored, or null when another worker changed it first.
    */
-  private async sign(
+  async send(
     network: SolanaNetworkDefinition,
     operation: OperationEntity,
   ): Promise<OperationEntity | null> {
@@ -243,7 +222,7 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
   /** The pause before the next look at a signature's status: growing, within the round. */
   private pollPause(attempt: number, roundEnds: number): number {
     const pause = STATUS_POLL_MS[Math.min(attempt, STATUS_POLL_MS.length - 1)];
-    return Math.min(pause, Math.max(0, roundEnds - Date.now()));
+    return clamp(roundEnds - Date.now(), 0, pause);
   }
 
   /**
@@ -307,12 +286,6 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     } finally {
       seed.fill(0);
     }
-  }
-
-  private async reload(id: string): Promise<OperationEntity> {
-    const operation = await this.operations.findById(id);
-    if (!operation) throw new Error(`Operation ${id} vanished`);
-    return operation;
   }
 }
 

@@ -30,6 +30,12 @@ export type AssetIntent =
       /** 0 = unlimited */
       maxSupply: string;
       sellerFeeBps: number;
+      /**
+       * EVM: where items minted without a URI of their own (airdropped in batches) have their
+       * metadata: the token URI is this followed by the token id. Absent on collections created
+       * before batches existed (their contract has no base URI and no batch mint).
+       */
+      itemsBaseUri?: string;
     }
   | {
       kind: 'nft.mint';
@@ -48,11 +54,42 @@ export type AssetIntent =
     }
   /** On Solana `tokenId` is the item's mint address. */
   | { kind: 'nft.transfer'; collection: string; tokenId: string; recipient: string }
-  | { kind: 'nft.burn'; collection: string; tokenId: string };
+  | { kind: 'nft.burn'; collection: string; tokenId: string }
+  /**
+   * Many mints of an airdrop in one transaction (a carrier: see CARRIER_KINDS), to
+   * `recipients[i]` in order. Each mint is an operation of its own that the carrier carries.
+   */
+  | {
+      kind: 'token.mintBatch';
+      asset: string;
+      recipients: string[];
+      amounts: string[];
+      decimals?: number;
+    }
+  | {
+      kind: 'nft.mintBatch';
+      collection: string;
+      recipients: string[];
+      /** The items' own royalties, in the order of `recipients`: all of them or none. */
+      sellerFeeBps?: number[];
+    };
 
 export type OperationKind = AssetIntent['kind'];
 
-export const OPERATION_KINDS: readonly OperationKind[] = [
+/**
+ * The kinds of carrier operations: internal, never shown to clients, each driving one
+ * transaction that carries several mints of an airdrop (the operations clients see).
+ */
+export const CARRIER_KINDS = ['token.mintBatch', 'nft.mintBatch'] as const;
+export type CarrierKind = (typeof CARRIER_KINDS)[number];
+export type CarrierIntent = Extract<AssetIntent, { kind: CarrierKind }>;
+
+export function isCarrierIntent(intent: AssetIntent): intent is CarrierIntent {
+  return (CARRIER_KINDS as readonly string[]).includes(intent.kind);
+}
+
+/** The kinds of operations clients see (carriers are not among them). */
+export const OPERATION_KINDS: readonly Exclude<OperationKind, CarrierKind>[] = [
   'token.create',
   'token.mint',
   'token.burn',
@@ -69,6 +106,8 @@ export interface AssetOutcome {
   mintAddress?: string;
   /** nft.mint: the new item's id. */
   tokenId?: string;
+  /** A carrier: what each mint it carries produced, in the order of its intent's recipients. */
+  items?: AssetOutcome[];
 }
 
 export type OperationStatus = 'queued' | 'signed' | 'submitted' | 'confirmed' | 'failed';

@@ -135,6 +135,9 @@ function encode(signer: string, intent: AssetIntent): { to: string | null; data:
         to: intent.collection,
         data: collection.encodeFunctionData('burn', [BigInt(intent.tokenId)]),
       };
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      throw new Error(`${intent.kind}: not encoded yet`); // TODO(airdrops)
   }
 }
 
@@ -157,6 +160,9 @@ export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): As
     case 'nft.transfer':
     case 'nft.burn':
       return {};
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      throw new Error(`${intent.kind}: no outcome yet`); // TODO(airdrops)
   }
 }
 

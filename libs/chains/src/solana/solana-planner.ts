@@ -220,6 +220,9 @@ async function instructionsFor(
         close: !recipient.equals(payer),
       });
     }
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      throw new Error(`${intent.kind}: not planned on Solana yet`); // TODO(airdrops)
   }
 }
 
@@ -293,6 +296,9 @@ export function solanaOutcome(intent: AssetIntent, newMint: string | undefined):
     case 'nft.transfer':
     case 'nft.burn':
       return {};
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      throw new Error(`${intent.kind}: not planned on Solana yet`); // TODO(airdrops)
   }
 }
 

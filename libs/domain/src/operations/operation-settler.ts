@@ -209,6 +209,9 @@ function assetWrite(
     case 'token.burn':
     case 'token.transfer':
       return { kind: 'none' }; // balances and supply are read from the chain
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      throw new Error(`A carrier (${intent.kind}) is settled by its batch`); // TODO(airdrops)
   }
 }
 

@@ -6,7 +6,11 @@ import {
   JsonRpcProvider,
   Wallet,
   ZeroAddress,
+  getAddress,
+  hexlify,
   isCallException,
+  randomBytes,
+  type ContractTransactionReceipt,
   type ContractTransactionResponse,
   type ErrorDescription,
   type Signer,
@@ -17,7 +21,9 @@ import {
   assetTokenArtifact,
   type ContractArtifact,
 } from '@app/chains/evm/contracts/artifacts';
-import { planEvmCall } from '@app/chains/evm/evm-planner';
+import { lacksFunction, planEvmCall } from '@app/chains/evm/evm-planner';
+import preBatchCollection from './fixtures/AssetCollection.pre-batch.json';
+import preBatchToken from './fixtures/AssetToken.pre-batch.json';
 
 jest.setTimeout(60_000);
 
@@ -122,6 +128,7 @@ describe('AssetCollection (ERC-721 + ERC-2981) on anvil', () => {
       'Apes',
       'APE',
       'http://127.0.0.1:3000/metadata/collection',
+      '',
       maxSupply,
       receiver,
       bps,
@@ -289,6 +296,7 @@ describe('planning an item mint with a royalty of its own', () => {
       'Apes',
       'APE',
       '',
+      '',
       0n,
       bob.address,
       500n,
@@ -304,5 +312,303 @@ describe('planning an item mint with a royalty of its own', () => {
     await expect(
       planEvmCall(provider, owner.address, intent(await older.getAddress())),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/seller_fee/) });
+  });
+});
+
+/** Addresses no account has held anything at: each mint to one pays for a fresh balance slot. */
+const freshAddresses = (count: number) =>
+  Array.from({ length: count }, () => getAddress(hexlify(randomBytes(20))));
+
+/** The collection's mints in a receipt, in log order. */
+function mintsIn(receipt: ContractTransactionReceipt): { to: string; tokenId: bigint }[] {
+  return receipt.logs
+    .map((log) => collectionIface.parseLog(log))
+    .filter((parsed) => parsed?.name === 'Transfer' && parsed.args.from === ZeroAddress)
+    .map((parsed) => ({ to: parsed!.args.to as string, tokenId: parsed!.args.tokenId as bigint }));
+}
+
+describe('AssetCollection batch mints (airdrops) on anvil', () => {
+  const itemsBase = 'https://example.com/items/';
+  const ownUri = 'http://127.0.0.1:3000/metadata/0b8c6f2e-5d1a-4c7b-9e3f-2a6d8b1c4e';
+
+  const deployBatchCollection = (maxSupply = 0n, base = itemsBase) =>
+    deploy(assetCollectionArtifact, [
+      'Drops',
+      'DRP',
+      'https://example.com/collection',
+      base,
+      maxSupply,
+      bob.address,
+      500n,
+      owner.address,
+    ]);
+
+  it('mints sequential ids to the recipients in order; their URI is the base followed by the id', async () => {
+    const drops = await deployBatchCollection();
+    const recipients = freshAddresses(100);
+    expect(await drops.mintBatch.staticCall(recipients)).toBe(1n);
+    const minted = mintsIn(await mined(drops.mintBatch(recipients)));
+
+    expect(minted).toEqual(recipients.map((to, i) => ({ to, tokenId: BigInt(i + 1) })));
+    expect(await drops.totalMinted()).toBe(100n);
+    expect(await drops.ownerOf(37n)).toBe(recipients[36]);
+    expect(await drops.balanceOf(recipients[99])).toBe(1n);
+    expect(await drops.tokenURI(1n)).toBe(`${itemsBase}1`);
+    expect(await drops.tokenURI(100n)).toBe(`${itemsBase}100`);
+    expect([...(await drops.royaltyInfo(55n, 10_000n))]).toEqual([bob.address, 500n]);
+
+    // A single mint on the same collection keeps its own URI as it is (not base + URI), and the
+    // ids run on from one counter.
+    await mined(drops.mint(alice.address, ownUri));
+    expect(await drops.tokenURI(101n)).toBe(ownUri);
+    expect(await drops.mintBatch.staticCall([alice.address])).toBe(102n);
+    const next = mintsIn(await mined(drops.mintBatch([alice.address, bob.address])));
+    expect(next.map(({ tokenId }) => tokenId)).toEqual([102n, 103n]);
+    expect(await drops.tokenURI(103n)).toBe(`${itemsBase}103`);
+
+    // Burned, a batch item has no URI any more.
+    await mined(as(drops, bob).burn(103n));
+    expect((await revertOf(drops.tokenURI(103n), collectionIface)).name).toBe(
+      'ERC721NonexistentToken',
+    );
+  });
+
+  it('gives batch items no URI on a collection without a base', async () => {
+    const bare = await deployBatchCollection(0n, '');
+    await mined(bare.mintBatch([alice.address]));
+    await mined(bare.mint(alice.address, ownUri));
+    expect(await bare.tokenURI(1n)).toBe('');
+    expect(await bare.tokenURI(2n)).toBe(ownUri);
+  });
+
+  it('gives each item of mintBatchWithRoyalty its own royalty', async () => {
+    const drops = await deployBatchCollection();
+    await mined(drops.mint(alice.address, ownUri));
+    const receipt = await mined(
+      drops.mintBatchWithRoyalty([alice.address, bob.address, alice.address], owner.address, [
+        250n,
+        0n,
+        10_000n,
+      ]),
+    );
+    expect(mintsIn(receipt).map(({ tokenId }) => tokenId)).toEqual([2n, 3n, 4n]);
+    const royaltyOf = async (id: bigint) => [...(await drops.royaltyInfo(id, 10_000n))];
+    expect(await royaltyOf(1n)).toEqual([bob.address, 500n]);
+    expect(await royaltyOf(2n)).toEqual([owner.address, 250n]);
+    expect(await royaltyOf(3n)).toEqual([owner.address, 0n]);
+    expect(await royaltyOf(4n)).toEqual([owner.address, 10_000n]);
+    expect(await drops.tokenURI(3n)).toBe(`${itemsBase}3`);
+
+    const mismatch = await revertOf(
+      drops.mintBatchWithRoyalty([alice.address, bob.address], owner.address, [250n]),
+      collectionIface,
+    );
+    expect(mismatch.name).toBe('BatchLengthMismatch');
+    expect([...mismatch.args]).toEqual([2n, 1n]);
+
+    const tooHigh = await revertOf(
+      drops.mintBatchWithRoyalty([alice.address, bob.address], owner.address, [250n, 10_001n]),
+      collectionIface,
+    );
+    expect(tooHigh.name).toBe('ERC2981InvalidTokenRoyalty');
+    expect(await drops.totalMinted()).toBe(4n);
+  });
+
+  it('mints a whole batch under max supply or none of it', async () => {
+    const capped = await deployBatchCollection(5n);
+    await mined(capped.mintBatch([alice.address, alice.address, alice.address]));
+
+    for (const over of [
+      capped.mintBatch([alice.address, bob.address, bob.address]),
+      capped.mintBatchWithRoyalty([bob.address, bob.address, bob.address], owner.address, [
+        1n,
+        1n,
+        1n,
+      ]),
+    ]) {
+      const error = await revertOf(over, collectionIface);
+      expect(error.name).toBe('MaxSupplyReached');
+      expect(error.args[0]).toBe(5n);
+    }
+    expect(await capped.totalMinted()).toBe(3n);
+    expect(await capped.balanceOf(bob.address)).toBe(0n);
+
+    // A zero address anywhere in a batch undoes the whole of it too.
+    const zero = await revertOf(capped.mintBatch([bob.address, ZeroAddress]), collectionIface);
+    expect(zero.name).toBe('ERC721InvalidReceiver');
+    expect(await capped.totalMinted()).toBe(3n);
+
+    await mined(capped.mintBatch([bob.address, bob.address]));
+    expect(await capped.totalMinted()).toBe(5n);
+    expect(await capped.balanceOf(bob.address)).toBe(2n);
+  });
+
+  it('rejects an empty batch, and a batch by anyone but the owner', async () => {
+    const drops = await deployBatchCollection();
+    expect((await revertOf(drops.mintBatch([]), collectionIface)).name).toBe('EmptyBatch');
+    expect(
+      (await revertOf(drops.mintBatchWithRoyalty([], owner.address, []), collectionIface)).name,
+    ).toBe('EmptyBatch');
+
+    const notOwner = await revertOf(as(drops, alice).mintBatch([alice.address]), collectionIface);
+    expect(notOwner.name).toBe('OwnableUnauthorizedAccount');
+    expect(notOwner.args[0]).toBe(alice.address);
+    const notOwnerRoyalty = await revertOf(
+      as(drops, alice).mintBatchWithRoyalty([alice.address], alice.address, [100n]),
+      collectionIface,
+    );
+    expect(notOwnerRoyalty.name).toBe('OwnableUnauthorizedAccount');
+  });
+
+  it('costs well under a single mint per item (printed)', async () => {
+    const drops = await deployBatchCollection();
+    // Past the first mint, so that no measure pays for the counter's first write alone.
+    await mined(drops.mint(alice.address, `${ownUri}00`));
+    const single = (await mined(drops.mint(freshAddresses(1)[0], `${ownUri}01`))).gasUsed;
+
+    const perItem: Record<string, bigint> = {};
+    for (const count of [100, 500]) {
+      const receipt = await mined(drops.mintBatch(freshAddresses(count)));
+      expect(mintsIn(receipt)).toHaveLength(count);
+      perItem[`mintBatch ${count}`] = receipt.gasUsed / BigInt(count);
+    }
+    const withRoyalty = await mined(
+      drops.mintBatchWithRoyalty(freshAddresses(100), owner.address, Array(100).fill(250n)),
+    );
+    perItem['mintBatchWithRoyalty 100'] = withRoyalty.gasUsed / 100n;
+
+    console.log(
+      `AssetCollection gas per item, each to a fresh holder: one mint with a ${ownUri.length + 2}-char ` +
+        `URI ${single}; ${Object.entries(perItem)
+          .map(([what, gas]) => `${what}: ${gas}`)
+          .join(', ')}`,
+    );
+    expect(perItem['mintBatch 100']).toBeLessThan(57_000n);
+    expect(perItem['mintBatch 500']).toBeLessThan(57_000n);
+    expect(perItem['mintBatch 500']).toBeLessThan(single / 3n);
+  });
+});
+
+describe('AssetToken batch mints (airdrops) on anvil', () => {
+  let token: Contract;
+
+  beforeAll(async () => {
+    token = await deploy(assetTokenArtifact, ['Drop', 'DRP', 18, 0n, owner.address]);
+  });
+
+  it('mints each amount to its recipient (one listed twice gets both)', async () => {
+    const [first, second] = freshAddresses(2);
+    const receipt = await mined(
+      token.mintBatch([first, second, first, alice.address], [10n, 20n, 5n, 10n ** 30n]),
+    );
+    expect(await token.balanceOf(first)).toBe(15n);
+    expect(await token.balanceOf(second)).toBe(20n);
+    expect(await token.balanceOf(alice.address)).toBe(10n ** 30n);
+    expect(await token.totalSupply()).toBe(35n + 10n ** 30n);
+
+    const recipients = freshAddresses(100);
+    const hundred = await mined(token.mintBatch(recipients, Array(100).fill(1n)));
+    expect(await token.balanceOf(recipients[99])).toBe(1n);
+    console.log(
+      `AssetToken.mintBatch gas: 4 items ${receipt.gasUsed}; 100 to fresh holders ` +
+        `${hundred.gasUsed / 100n} per item`,
+    );
+  });
+
+  it('rejects an empty batch, lengths that differ, and a batch by anyone but the owner', async () => {
+    expect((await revertOf(token.mintBatch([], []), tokenIface)).name).toBe('EmptyBatch');
+    const mismatch = await revertOf(token.mintBatch([alice.address], [1n, 2n]), tokenIface);
+    expect(mismatch.name).toBe('BatchLengthMismatch');
+    expect([...mismatch.args]).toEqual([1n, 2n]);
+    const notOwner = await revertOf(as(token, alice).mintBatch([alice.address], [1n]), tokenIface);
+    expect(notOwner.name).toBe('OwnableUnauthorizedAccount');
+  });
+});
+
+describe('planning a batch', () => {
+  const nftBatch = (collection: string, sellerFeeBps?: number[]) => ({
+    kind: 'nft.mintBatch' as const,
+    collection,
+    recipients: [alice.address, bob.address],
+    sellerFeeBps,
+  });
+  const tokenBatch = (asset: string) => ({
+    kind: 'token.mintBatch' as const,
+    asset,
+    recipients: [alice.address, bob.address],
+    amounts: ['1', '2'],
+  });
+
+  /** What planning threw, or a failure if it did not. */
+  async function refusal(plan: Promise<unknown>): Promise<unknown> {
+    try {
+      await plan;
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected planning to fail');
+  }
+
+  it('estimates batches on contracts that have them', async () => {
+    const drops = await deploy(assetCollectionArtifact, [
+      'D',
+      'D',
+      '',
+      'b/',
+      0n,
+      ZeroAddress,
+      0n,
+      owner.address,
+    ]);
+    const token = await deploy(assetTokenArtifact, ['Gold', 'GLD', 6, 0n, owner.address]);
+    for (const intent of [
+      nftBatch(await drops.getAddress()),
+      nftBatch(await drops.getAddress(), [100, 200]),
+      tokenBatch(await token.getAddress()),
+    ]) {
+      const call = await planEvmCall(provider, owner.address, intent);
+      expect(call.gasLimit).toBeGreaterThan(50_000n);
+    }
+  });
+
+  it("answers a batch's own revert as the client's error, not as a missing function", async () => {
+    const capped = await deploy(assetCollectionArtifact, [
+      'D',
+      'D',
+      '',
+      'b/',
+      1n,
+      ZeroAddress,
+      0n,
+      owner.address,
+    ]);
+    const error = await refusal(
+      planEvmCall(provider, owner.address, nftBatch(await capped.getAddress())),
+    );
+    expect(lacksFunction(error)).toBe(false);
+    expect(error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/max supply/) });
+  });
+
+  it('leaves lacksFunction true on contracts deployed before batches, for the worker to mint one by one', async () => {
+    const older = await deploy(preBatchCollection, [
+      'Old',
+      'OLD',
+      '',
+      0n,
+      bob.address,
+      500n,
+      owner.address,
+    ]);
+    const olderToken = await deploy(preBatchToken, ['Gold', 'GLD', 6, 0n, owner.address]);
+    for (const intent of [
+      nftBatch(await older.getAddress()),
+      nftBatch(await older.getAddress(), [100, 200]),
+      tokenBatch(await olderToken.getAddress()),
+    ]) {
+      expect(lacksFunction(await refusal(planEvmCall(provider, owner.address, intent)))).toBe(true);
+    }
+    // The old collection still mints one by one, with the URI it is given.
+    await mined(older.mint(alice.address, 'https://example.com/old/1'));
+    expect(await older.tokenURI(1n)).toBe('https://example.com/old/1');
   });
 });

@@ -3,11 +3,12 @@ import {
   ZeroAddress,
   isCallException,
   concat,
+  dataSlice,
   zeroPadValue,
   type JsonRpcProvider,
   type TransactionReceipt,
 } from 'ethers';
-import { AppError, type AssetIntent, type AssetOutcome } from '@app/common';
+import { AppError, isCarrierIntent, type AssetIntent, type AssetOutcome } from '@app/common';
 import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
 import { revertToAppError } from './evm-revert';
 
@@ -38,6 +39,9 @@ export async function planEvmCall(
     const estimate = await provider.estimateGas({ from: signer, to, data });
     return { to, data, gasLimit: (estimate * GAS_HEADROOM_PERCENT) / 100n };
   } catch (error) {
+    // Left as the node said it, so that the worker, asking lacksFunction, falls back to one mint
+    // per transaction on a contract deployed before batches; no client asked for the carrier.
+    if (isCarrierIntent(intent) && lacksFunction(error)) throw error;
     if (lacksMintWithRoyalty(intent, error)) {
       throw AppError.conflict(
         'This collection was deployed before items could have a royalty of their own; ' +
@@ -51,16 +55,24 @@ export async function planEvmCall(
 }
 
 /**
- * A revert without data on `mintWithRoyalty`: the collection's bytecode predates the function
- * (every path of the function itself reverts with a custom error), so the call hit no selector.
+ * A call of one of our contracts reverted without data: the contract's bytecode predates the
+ * function, so the selector hit nothing (our contracts have no fallback, and every path of their
+ * functions reverts with a custom error or a panic, both with data).
+ *
+ * A node reports such a revert with empty data (anvil) or with none at all (geth). With none,
+ * only the node's words tell a revert from an estimate that failed otherwise: "gas required
+ * exceeds allowance" (a batch over the gas cap) also comes back as a call exception without data.
  */
+export function lacksFunction(error: unknown): boolean {
+  if (!isCallException(error)) return false;
+  if (error.data === '0x') return true;
+  if (error.data) return false;
+  const said = (error.info as { error?: { message?: unknown } } | undefined)?.error?.message;
+  return typeof said === 'string' && /revert/i.test(said);
+}
+
 function lacksMintWithRoyalty(intent: AssetIntent, error: unknown): boolean {
-  return (
-    intent.kind === 'nft.mint' &&
-    intent.sellerFeeBps !== undefined &&
-    isCallException(error) &&
-    (!error.data || error.data === '0x')
-  );
+  return intent.kind === 'nft.mint' && intent.sellerFeeBps !== undefined && lacksFunction(error);
 }
 
 function encode(signer: string, intent: AssetIntent): { to: string | null; data: string } {
@@ -100,6 +112,8 @@ function encode(signer: string, intent: AssetIntent): { to: string | null; data:
             intent.name,
             intent.symbol,
             intent.metadataUri,
+            // Absent on intents stored before batches: such a collection's items all have URIs.
+            intent.itemsBaseUri ?? '',
             BigInt(intent.maxSupply),
             intent.sellerFeeBps > 0 ? signer : ZeroAddress,
             intent.sellerFeeBps,
@@ -135,9 +149,28 @@ function encode(signer: string, intent: AssetIntent): { to: string | null; data:
         to: intent.collection,
         data: collection.encodeFunctionData('burn', [BigInt(intent.tokenId)]),
       };
+    // Lengths (none empty, all alike) are the contracts' to check: a bad carrier fails on
+    // estimation with BatchLengthMismatch or EmptyBatch, before anything is signed.
     case 'token.mintBatch':
+      return {
+        to: intent.asset,
+        data: token.encodeFunctionData('mintBatch', [
+          intent.recipients,
+          intent.amounts.map((amount) => BigInt(amount)),
+        ]),
+      };
     case 'nft.mintBatch':
-      throw new Error(`${intent.kind}: not encoded yet`); // TODO(airdrops)
+      return {
+        to: intent.collection,
+        data:
+          intent.sellerFeeBps === undefined
+            ? collection.encodeFunctionData('mintBatch', [intent.recipients])
+            : collection.encodeFunctionData('mintBatchWithRoyalty', [
+                intent.recipients,
+                signer,
+                intent.sellerFeeBps,
+              ]),
+      };
   }
 }
 
@@ -150,19 +183,34 @@ export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): As
         throw new Error('Deployment receipt without a contract address');
       return { mintAddress: receipt.contractAddress };
     case 'nft.mint': {
-      const tokenId = mintedTokenId(intent.collection, receipt);
-      if (tokenId === null) throw new Error('Mint receipt without a Transfer event');
-      return { mintAddress: intent.collection, tokenId };
+      const [minted] = mintsOf(intent.collection, receipt);
+      if (!minted) throw new Error('Mint receipt without a Transfer event');
+      return { mintAddress: intent.collection, tokenId: minted.tokenId };
     }
+    case 'nft.mintBatch': {
+      const minted = mintsOf(intent.collection, receipt);
+      const misplaced = minted.findIndex(({ to }, i) => to !== intent.recipients[i]?.toLowerCase());
+      if (minted.length !== intent.recipients.length || misplaced !== -1) {
+        throw new Error(
+          `Batch mint receipt with ${minted.length} Transfer events for ` +
+            `${intent.recipients.length} recipients` +
+            (misplaced === -1 ? '' : `, item ${misplaced + 1} minted to another address`),
+        );
+      }
+      return {
+        mintAddress: intent.collection,
+        items: minted.map(({ tokenId }) => ({ mintAddress: intent.collection, tokenId })),
+      };
+    }
+    case 'token.mintBatch':
+      // Nothing to learn per item: the outcome only says, in order, that each mint was made.
+      return { items: intent.recipients.map(() => ({})) };
     case 'token.mint':
     case 'token.burn':
     case 'token.transfer':
     case 'nft.transfer':
     case 'nft.burn':
       return {};
-    case 'token.mintBatch':
-    case 'nft.mintBatch':
-      throw new Error(`${intent.kind}: no outcome yet`); // TODO(airdrops)
   }
 }
 
@@ -170,21 +218,26 @@ const TRANSFER_TOPIC = collection.getEvent('Transfer')!.topicHash;
 const FROM_NOBODY = zeroPadValue(ZeroAddress, 32);
 
 /**
- * The id in the collection's ERC-721 `Transfer(0x0, to, tokenId)`: all three arguments are
- * indexed, so the topics say it all, no ABI decoding needed.
+ * The collection's ERC-721 `Transfer(0x0, to, tokenId)` events, in log order: all three
+ * arguments are indexed, so the topics say it all, no ABI decoding needed. `to` is lower case.
  */
-function mintedTokenId(collectionAddress: string, receipt: TransactionReceipt): string | null {
+function mintsOf(
+  collectionAddress: string,
+  receipt: TransactionReceipt,
+): { to: string; tokenId: string }[] {
   const emitter = collectionAddress.toLowerCase();
+  const mints: { to: string; tokenId: string }[] = [];
   for (const log of receipt.logs) {
-    const [topic, from, , tokenId] = log.topics;
+    const [topic, from, to, tokenId] = log.topics;
     if (
       log.address.toLowerCase() === emitter &&
       topic === TRANSFER_TOPIC &&
       from === FROM_NOBODY &&
+      to !== undefined &&
       tokenId !== undefined
     ) {
-      return BigInt(tokenId).toString();
+      mints.push({ to: dataSlice(to, 12).toLowerCase(), tokenId: BigInt(tokenId).toString() });
     }
   }
-  return null;
+  return mints;
 }

@@ -8,6 +8,11 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 /// @title AssetToken
 /// @notice Fungible token issued by the service: the owner (a managed wallet) mints, holders burn their own balance.
 contract AssetToken is ERC20, ERC20Burnable, Ownable {
+    /// @notice A batch mint without recipients.
+    error EmptyBatch();
+    /// @notice A batch mint's recipients and amounts differ in length.
+    error BatchLengthMismatch(uint256 recipients, uint256 amounts);
+
     uint8 private immutable _decimals;
 
     /// @param initialSupply Amount in base units minted to `initialOwner` at deploy.
@@ -27,6 +32,16 @@ contract AssetToken is ERC20, ERC20Burnable, Ownable {
     /// @notice Mints `amount` base units to `to`. Reverts with OwnableUnauthorizedAccount for non-owners.
     function mint(address to, uint256 amount) external onlyOwner {
         _mint(to, amount);
+    }
+
+    /// @notice Mints `amounts[i]` base units to `to[i]` for each i (an airdrop in one transaction); all or none.
+    function mintBatch(address[] calldata to, uint256[] calldata amounts) external onlyOwner {
+        uint256 count = to.length;
+        if (count == 0) revert EmptyBatch();
+        if (amounts.length != count) revert BatchLengthMismatch(count, amounts.length);
+        for (uint256 i; i < count; ++i) {
+            _mint(to[i], amounts[i]);
+        }
     }
 
     /// @inheritdoc ERC20

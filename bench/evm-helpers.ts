@@ -65,7 +65,7 @@ export async function deployCollection(signer: Signer): Promise<Contract> {
     assetCollectionArtifact.bytecode,
     signer,
   );
-  const contract = await factory.deploy('Raw', 'RAW', URI, 0, owner, 500, owner);
+  const contract = await factory.deploy('Raw', 'RAW', URI, '', 0, owner, 500, owner);
   await contract.waitForDeployment();
   return contract as Contract;
 }

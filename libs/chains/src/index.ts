@@ -30,6 +30,7 @@ export * from './solana/solana-planner';
 export * from './solana/solana-reads';
 export * from './solana/solana-rpc.client';
 export * from './solana/token2022-instructions';
+export * from './solana/token-mint-capacity';
 export * from './evm/contracts/artifacts';
 export * from './evm/evm-planner';
 export * from './evm/evm-revert';

@@ -1,4 +1,9 @@
-import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import {
+  ComputeBudgetProgram,
+  PACKET_DATA_SIZE,
+  PublicKey,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, unpackAccount } from '@solana/spl-token';
 import { AppError, boundedText, type AssetIntent, type AssetOutcome } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
@@ -6,7 +11,7 @@ import { isSolanaFundsError, solanaErrorToAppError } from './solana-errors';
 import { solanaInsufficientFunds } from './solana-funds';
 import type { SolanaAdapter } from './solana.adapter';
 import { groupOf, mintOf } from './solana-reads';
-import { unsignedWire } from './ed25519-signer';
+import { shortVec, unsignedWire } from './ed25519-signer';
 import { compileLegacyMessage, withComputeUnitLimit, type CompiledMessage } from './legacy-message';
 import { operationMemo } from './operation-memo';
 import { priorityFeeFrom, writableAccounts } from './priority-fee';
@@ -17,6 +22,7 @@ import {
   itemMintInstructions,
   tokenAccountOf,
   tokenCreateInstructions,
+  tokenMintBatchInstructions,
   tokenMintInstructions,
   transferInstructions,
 } from './token2022-instructions';
@@ -81,12 +87,22 @@ export async function planSolanaTransaction(
   ]);
   const fixed = settings.computeUnitLimit;
   // The memo is part of what simulation measures, so the sized limit covers it.
-  const message = compileLegacyMessage(payer, blockhash.blockhash, [
-    ComputeBudgetProgram.setComputeUnitLimit({ units: fixed ?? MAX_COMPUTE_UNITS }),
-    ...(microLamports > 0 ? [ComputeBudgetProgram.setComputeUnitPrice({ microLamports })] : []),
-    ...instructions,
-    operationMemo(operationId),
-  ]);
+  const message = compileLegacyMessage(
+    payer,
+    blockhash.blockhash,
+    framedInstructions(instructions, operationId, {
+      units: fixed ?? MAX_COMPUTE_UNITS,
+      microLamports,
+    }),
+  );
+  const length = signedTransactionLength(message);
+  if (length > PACKET_DATA_SIZE) {
+    // The node would refuse it whenever it is sent: a RangeError fails the operation at once.
+    throw new RangeError(
+      `the ${intent.kind} transaction is ${length} bytes signed, ` +
+        `over Solana's ${PACKET_DATA_SIZE}-byte limit`,
+    );
+  }
   const planned = (units: number, compiled: CompiledMessage): PlannedTransaction => ({
     message: compiled,
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
@@ -108,6 +124,30 @@ export async function planSolanaTransaction(
       COMPUTE_UNIT_FLOOR,
   );
   return planned(units, withComputeUnitLimit(message, units));
+}
+
+/**
+ * An operation's instructions as its transaction carries them: the compute-unit limit first (so
+ * `withComputeUnitLimit` can set it in place), the price when there is one, the memo last.
+ */
+export function framedInstructions(
+  instructions: TransactionInstruction[],
+  operationId: string,
+  budget: { units: number; microLamports: number },
+): TransactionInstruction[] {
+  const { units, microLamports } = budget;
+  return [
+    ComputeBudgetProgram.setComputeUnitLimit({ units }),
+    ...(microLamports > 0 ? [ComputeBudgetProgram.setComputeUnitPrice({ microLamports })] : []),
+    ...instructions,
+    operationMemo(operationId),
+  ];
+}
+
+/** The size of the wire transaction once signed: its signatures, then the message. */
+export function signedTransactionLength(message: CompiledMessage): number {
+  const signatures = message.signers.length;
+  return shortVec(signatures).length + 64 * signatures + message.bytes.length;
 }
 
 /** The compute-unit price; no fee lookup when the cap leaves nothing above the floor. */
@@ -220,10 +260,37 @@ async function instructionsFor(
         close: !recipient.equals(payer),
       });
     }
-    case 'token.mintBatch':
+    case 'token.mintBatch': {
+      // token.mint checks nothing before simulation (the mint authority and the mint's existence
+      // are the program's to refuse), so neither does its batch.
+      if (intent.recipients.length === 0 || intent.recipients.length !== intent.amounts.length) {
+        throw new RangeError(
+          `a token.mintBatch needs one amount per recipient and at least one recipient ` +
+            `(${intent.recipients.length} recipients, ${intent.amounts.length} amounts)`,
+        );
+      }
+      return tokenMintBatchInstructions({
+        authority: payer,
+        mint: new PublicKey(intent.asset),
+        mints: intent.recipients.map((recipient, i) => ({
+          recipient: new PublicKey(recipient),
+          amount: u64(intent.amounts[i], 'amount'),
+        })),
+        decimals: decimalsOf(intent),
+      });
+    }
     case 'nft.mintBatch':
-      throw new Error(`${intent.kind}: not planned on Solana yet`); // TODO(airdrops)
+      throw notPlannedOnSolana(intent.kind);
   }
+}
+
+/**
+ * Every Solana item is a mint of its own, created by a fresh keypair that signs for it: NFT
+ * airdrops go out as single nft.mint operations, pipelined. Reaching here is a bug in whatever
+ * grouped them.
+ */
+function notPlannedOnSolana(kind: 'nft.mintBatch'): Error {
+  return new Error(`${kind} is not planned on Solana: its items are minted as single operations`);
 }
 
 /** Royalty in the metadata field marketplaces read (Metaplex's name for it). */
@@ -297,8 +364,9 @@ export function solanaOutcome(intent: AssetIntent, newMint: string | undefined):
     case 'nft.burn':
       return {};
     case 'token.mintBatch':
+      return { items: intent.recipients.map(() => ({})) };
     case 'nft.mintBatch':
-      throw new Error(`${intent.kind}: not planned on Solana yet`); // TODO(airdrops)
+      throw notPlannedOnSolana(intent.kind);
   }
 }
 

@@ -275,6 +275,23 @@ export function tokenMintInstructions(args: {
   ];
 }
 
+/**
+ * Several mints of one token in one transaction: for each recipient in order, what
+ * `tokenMintInstructions` does for one (its associated account created if missing, then
+ * mintToChecked). A recipient listed twice gets two mints; the second create is a no-op.
+ */
+export function tokenMintBatchInstructions(args: {
+  authority: PublicKey;
+  mint: PublicKey;
+  mints: { recipient: PublicKey; amount: bigint }[];
+  decimals: number;
+}): TransactionInstruction[] {
+  const { authority, mint, decimals } = args;
+  return args.mints.flatMap(({ recipient, amount }) =>
+    tokenMintInstructions({ authority, mint, recipient, amount, decimals }),
+  );
+}
+
 /** Burns from the owner's associated account; `close` also reclaims the emptied account's rent. */
 export function burnInstructions(args: {
   owner: PublicKey;

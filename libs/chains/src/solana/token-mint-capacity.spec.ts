@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Keypair, PACKET_DATA_SIZE, Transaction } from '@solana/web3.js';
+import type { AssetIntent } from '@app/common';
+import type { SolanaNetworkDefinition } from '../networks/network-definition';
+import {
+  framedInstructions,
+  planSolanaTransaction,
+  signedTransactionLength,
+} from './solana-planner';
+import type { SolanaAdapter } from './solana.adapter';
+import { tokenMintBatchInstructions } from './token2022-instructions';
+import {
+  TOKEN_MINT_COMPUTE_UNITS,
+  tokenMintsPerTransaction,
+  worstTokenMintBatchLength,
+} from './token-mint-capacity';
+
+const network = { network: 'solana', chainKey: 'solana:test' } as SolanaNetworkDefinition;
+const payer = Keypair.generate().publicKey;
+const mint = Keypair.generate().publicKey;
+const BLOCKHASH = Keypair.generate().publicKey.toBase58();
+
+/** The chain as the planner sees it, paying a compute-unit price (its instruction is in). */
+const adapter = {
+  latestBlockhash: () => Promise.resolve({ blockhash: BLOCKHASH, lastValidBlockHeight: 150n }),
+  recentPrioritizationFees: () => Promise.resolve([]),
+  simulate: () => Promise.resolve({ err: null, logs: [], unitsConsumed: 200_000 }),
+} as unknown as SolanaAdapter;
+const settings = {
+  priorityFeeMicroLamports: 2_000_000,
+  priorityFeeMaxMicroLamports: 2_000_000,
+  priorityFeePercentile: 75,
+  computeUnitMarginPercent: 20,
+};
+
+const owners = (count: number) => Array.from({ length: count }, () => Keypair.generate().publicKey);
+
+function batch(count: number): AssetIntent {
+  return {
+    kind: 'token.mintBatch',
+    asset: mint.toBase58(),
+    recipients: owners(count).map((owner) => owner.toBase58()),
+    amounts: Array<string>(count).fill('18446744073709551615'),
+    decimals: 9,
+  };
+}
+
+const plan = (intent: AssetIntent) =>
+  planSolanaTransaction(
+    adapter,
+    network,
+    payer.toBase58(),
+    randomUUID(),
+    intent,
+    undefined,
+    settings,
+  );
+
+describe('tokenMintsPerTransaction', () => {
+  const n = tokenMintsPerTransaction();
+
+  it('is bound by the packet size: 9 mints of distinct recipients', () => {
+    expect(n).toBe(9);
+    expect(n * TOKEN_MINT_COMPUTE_UNITS).toBeLessThan(1_400_000);
+  });
+
+  it('n recipients plan to at most 1,232 bytes signed; n + 1 do not fit', async () => {
+    const fits = await plan(batch(n));
+    const length = signedTransactionLength(fits.message);
+    expect(length).toBeLessThanOrEqual(PACKET_DATA_SIZE);
+    expect(length).toBe(worstTokenMintBatchLength(n, 36));
+    expect(worstTokenMintBatchLength(n + 1, 36)).toBeGreaterThan(PACKET_DATA_SIZE);
+    // The planner refuses what no node would take, before simulating it.
+    await expect(plan(batch(n + 1))).rejects.toThrow(
+      new RangeError(
+        `the token.mintBatch transaction is ${worstTokenMintBatchLength(n + 1, 36)} bytes ` +
+          `signed, over Solana's 1232-byte limit`,
+      ),
+    );
+  });
+
+  it("agrees with web3.js's own serialization and its packet check", () => {
+    const serialized = (count: number) => {
+      const tx = new Transaction({ feePayer: payer, recentBlockhash: BLOCKHASH }).add(
+        ...framedInstructions(
+          tokenMintBatchInstructions({
+            authority: payer,
+            mint,
+            mints: owners(count).map((recipient) => ({ recipient, amount: 1n })),
+            decimals: 9,
+          }),
+          randomUUID(),
+          { units: 1_400_000, microLamports: 1 },
+        ),
+      );
+      tx.addSignature(payer, Buffer.alloc(64));
+      return tx.serialize({ verifySignatures: false });
+    };
+    expect(serialized(n).length).toBe(worstTokenMintBatchLength(n, 36));
+    expect(() => serialized(n + 1)).toThrow(/Transaction too large/);
+  });
+
+  it('shrinks with a longer memo and with a larger compute budget per recipient', () => {
+    expect(tokenMintsPerTransaction({ operationIdBytes: 36 + 90 })).toBe(n - 1);
+    expect(tokenMintsPerTransaction({ operationIdBytes: 2_000 })).toBe(0);
+    expect(tokenMintsPerTransaction({ computeUnitsPerMint: 300_000 })).toBe(4);
+  });
+});
+
+describe('token.mintBatch planning', () => {
+  it('is, recipient by recipient, what a single token.mint plans', async () => {
+    const intent = batch(3) as Extract<AssetIntent, { kind: 'token.mintBatch' }>;
+    const operationId = randomUUID();
+    const whole = await planSolanaTransaction(
+      adapter,
+      network,
+      payer.toBase58(),
+      operationId,
+      intent,
+      undefined,
+      settings,
+    );
+    const singles = await Promise.all(
+      intent.recipients.map((recipient, i) =>
+        planSolanaTransaction(
+          adapter,
+          network,
+          payer.toBase58(),
+          operationId,
+          {
+            kind: 'token.mint',
+            asset: intent.asset,
+            recipient,
+            amount: intent.amounts[i],
+            decimals: intent.decimals,
+          },
+          undefined,
+          settings,
+        ),
+      ),
+    );
+    const instructions = (bytes: Buffer) => Transaction.from(signedWire(bytes)).instructions;
+    const body = (bytes: Buffer) => instructions(bytes).slice(2, -1);
+    expect(body(whole.message.bytes)).toEqual(singles.flatMap((one) => body(one.message.bytes)));
+  });
+
+  it('refuses a batch without recipients or with an amount missing', async () => {
+    const intent = batch(2) as Extract<AssetIntent, { kind: 'token.mintBatch' }>;
+    await expect(plan({ ...intent, amounts: ['1'] })).rejects.toThrow(RangeError);
+    await expect(plan({ ...intent, recipients: [], amounts: [] })).rejects.toThrow(RangeError);
+  });
+
+  it('does not plan nft.mintBatch on Solana: its items go out one by one', async () => {
+    await expect(
+      plan({ kind: 'nft.mintBatch', collection: mint.toBase58(), recipients: [] }),
+    ).rejects.toThrow(/nft.mintBatch is not planned on Solana/);
+  });
+});
+
+/** A legacy message as web3.js reads a wire transaction: one zeroed signature in front. */
+function signedWire(message: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([1]), Buffer.alloc(64), message]);
+}

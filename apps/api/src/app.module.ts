@@ -11,6 +11,8 @@ import { NetworksController } from './networks/networks.controller';
 import { AccountAssetsController } from './account/account-assets.controller';
 import { UsageController } from './account/usage.controller';
 import { AuditController } from './audit/audit.controller';
+import { AirdropsController } from './batches/airdrops.controller';
+import { BatchesController } from './batches/batches.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { EventStreams } from './events/event-streams';
@@ -39,6 +41,8 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     WalletsController,
     TokensController,
     NftsController,
+    AirdropsController,
+    BatchesController,
     OperationsController,
     MetadataController,
     HealthController,

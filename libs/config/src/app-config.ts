@@ -18,6 +18,8 @@ export interface AppConfig {
     host: string;
     port: number;
     bodyLimitBytes: number;
+    /** The body limit of the airdrop routes (`AIRDROP_BODY_LIMIT_BYTES`): up to 10,000 entries. */
+    airdropBodyLimitBytes: number;
     cookieSecure: boolean;
     sessionTtlHours: number;
     /** When set, requests must carry a matching `auth-key` header (spec 5.4). */
@@ -154,6 +156,11 @@ export interface AppConfig {
      * (`EVM_CONFIRMATIONS`): a reorg before then takes it away and it is sent again.
      */
     confirmations: Record<EvmNetwork, number>;
+    /**
+     * The share of a block's gas limit, in percent, one airdrop transaction may use
+     * (`AIRDROP_BLOCK_GAS_PERCENT`): its carrier packs as many mints as fit by estimate.
+     */
+    airdropBlockGasPercent: number;
   };
   /** Solana sends (the EVM equivalents live in `worker`). */
   solana: {

@@ -64,6 +64,12 @@ export function loadConfig(env: Env): AppConfig {
       host: env.API_HOST ?? '127.0.0.1',
       port: integer('API_PORT', env.API_PORT, 3000, 0, 65535),
       bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024, 1024),
+      airdropBodyLimitBytes: integer(
+        'AIRDROP_BODY_LIMIT_BYTES',
+        env.AIRDROP_BODY_LIMIT_BYTES,
+        8 * 1024 * 1024,
+        1024,
+      ),
       cookieSecure: boolean('COOKIE_SECURE', env.COOKIE_SECURE, profile !== 'local'),
       sessionTtlHours: integer('SESSION_TTL_HOURS', env.SESSION_TTL_HOURS, 24 * 7, 1),
       authKey: env.AUTH_KEY || undefined,
@@ -174,6 +180,13 @@ export function loadConfig(env: Env): AppConfig {
       maxFeePerGas: perEvmNetwork(env, 'EVM_MAX_FEE_GWEI', DEFAULT_MAX_FEE_GWEI, gwei),
       confirmations: perEvmNetwork(env, 'EVM_CONFIRMATIONS', '1', (name, value) =>
         integer(name, value, 1, 1, MAX_CONFIRMATIONS),
+      ),
+      airdropBlockGasPercent: integer(
+        'AIRDROP_BLOCK_GAS_PERCENT',
+        env.AIRDROP_BLOCK_GAS_PERCENT,
+        50,
+        1,
+        100,
       ),
     },
     solana: {

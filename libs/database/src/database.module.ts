@@ -8,6 +8,7 @@ import { AccountAssetsRepository } from './repositories/account-assets.repositor
 import { OperationUsageRepository } from './repositories/operation-usage.repository';
 import { AccountRepository } from './repositories/account.repository';
 import { AssetRepository } from './repositories/asset.repository';
+import { BatchRepository } from './repositories/batch.repository';
 import { IdempotencyRepository } from './repositories/idempotency.repository';
 import { NonceLedgerRepository } from './repositories/nonce-ledger.repository';
 import { OperationRepository } from './repositories/operation.repository';
@@ -33,6 +34,7 @@ const REPOSITORIES = [
   IdempotencyRepository,
   NonceLedgerRepository,
   AssetRepository,
+  BatchRepository,
   SolanaOperationRepository,
   SettlementRepository,
   AuditEventRepository,

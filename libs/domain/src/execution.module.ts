@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AirdropPacker } from './airdrops/airdrop-packer';
+import { BatchSettler } from './airdrops/batch-settler';
+import { MetadataDocuments } from './assets/metadata-documents';
 import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
 import { EvmLifecycle } from './operations/evm/evm-lifecycle';
 import { EvmRepricing } from './operations/evm/evm-repricing';
@@ -17,7 +20,7 @@ import { WebhookPump } from './webhooks/webhook-pump';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** What the worker's processors and loops call. */
-const ENTRY_POINTS = [OperationRunner, Reconciler, WalletFundsMonitor, WebhookPump];
+const ENTRY_POINTS = [OperationRunner, AirdropPacker, Reconciler, WalletFundsMonitor, WebhookPump];
 
 /**
  * What the worker needs: carrying operations to the chain and back (signing, sending, checking,
@@ -29,6 +32,8 @@ const ENTRY_POINTS = [OperationRunner, Reconciler, WalletFundsMonitor, WebhookPu
     secretBoxProvider,
     ...ENTRY_POINTS,
     OperationSettler,
+    BatchSettler,
+    MetadataDocuments,
     EvmLifecycle,
     EvmSendPipeline,
     EvmNonceGaps,

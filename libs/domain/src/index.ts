@@ -3,6 +3,11 @@
  * no BullMQ imports: the api and the worker call in here; this lib never imports an app.
  */
 export * from './accounts/account.service';
+export * from './airdrops/airdrop-inputs';
+export * from './airdrops/airdrop-packer';
+export * from './airdrops/airdrop.service';
+export * from './airdrops/batch-reader';
+export * from './airdrops/batch-view';
 export * from './accounts/api-key.service';
 export * from './accounts/managed-wallets';
 export * from './assets/amounts';

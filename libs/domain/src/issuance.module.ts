@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AirdropService } from './airdrops/airdrop.service';
+import { BatchReader } from './airdrops/batch-reader';
 import { AccountService } from './accounts/account.service';
 import { ApiKeyService } from './accounts/api-key.service';
 import { ManagedWallets } from './accounts/managed-wallets';
@@ -40,9 +42,11 @@ const SERVICES = [
   TokenService,
   NftService,
   NftLocator,
+  AirdropService,
   OperationSubmitter,
   SettlementWaiter,
   // reads
+  BatchReader,
   ChainReads,
   TokenQueries,
   NftQueries,

@@ -16,6 +16,24 @@ export interface OperationJobData {
   requestId?: string;
 }
 
+/**
+ * The job that packs an airdrop's entries into carriers (AirdropPacker), on the queue of the
+ * batch's signer; its id is `pack-<batch id>`, so a batch has one such job waiting at a time.
+ */
+export const PACK_BATCH = 'pack-batch';
+
+export interface PackBatchJobData {
+  batchId: string;
+  accountId: string;
+  network: ConcreteNetwork;
+}
+
+export type QueueJobData = OperationJobData | PackBatchJobData;
+
+export function isPackBatchJob(data: QueueJobData): data is PackBatchJobData {
+  return 'batchId' in data;
+}
+
 /** What the producer needs of an operation: its id (the job id), network, account (its share) and signer (its shard). */
 export interface QueuedOperation {
   id: string;

@@ -7,8 +7,9 @@ import { AccountBacklog } from './account-backlog';
 import { fairSharePriority } from './account-scheduling';
 import {
   EXECUTE_OPERATION,
+  PACK_BATCH,
   operationQueueName,
-  type OperationJobData,
+  type QueueJobData,
   type QueuedOperation,
 } from './operation-jobs';
 import { queueShardOf } from './queue-shard';
@@ -56,7 +57,7 @@ function connectionReady(connection: Redis): Promise<void> {
 @Injectable()
 export class OperationQueue implements OnApplicationShutdown {
   /** By queue name. */
-  private readonly queues = new Map<string, Queue<OperationJobData>>();
+  private readonly queues = new Map<string, Queue<QueueJobData>>();
   private connection?: Redis;
   private accountBacklog?: AccountBacklog;
 
@@ -83,6 +84,24 @@ export class OperationQueue implements OnApplicationShutdown {
       { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },
       { ...JOB_OPTIONS, jobId: id, priority: fairSharePriority(pending, weight) },
     );
+  }
+
+  /**
+   * Puts the job that packs a batch's entries into carriers on the queue of its signer (one
+   * waiting job per batch), or fails within REDIS_TIMEOUT_MS: the reconciler packs it later.
+   */
+  async enqueuePack(batch: QueuedOperation): Promise<void> {
+    const queue = this.queueOf(batch);
+    const job = queue
+      .waitUntilReady()
+      .then(() =>
+        queue.add(
+          PACK_BATCH,
+          { batchId: batch.id, accountId: batch.accountId, network: batch.network },
+          { ...JOB_OPTIONS, jobId: `pack-${batch.id}` },
+        ),
+      );
+    await redisDeadline(job, this.config.queue.redisTimeoutMs, 'take the packing job');
   }
 
   /**
@@ -119,24 +138,24 @@ export class OperationQueue implements OnApplicationShutdown {
   }
 
   /** The queue of an operation: its network's shard of its signer. */
-  private queueOf(operation: QueuedOperation): Queue<OperationJobData> {
+  private queueOf(operation: QueuedOperation): Queue<QueueJobData> {
     return this.queue(operation.network, queueShardOf(operation.signer, this.config.queue.shards));
   }
 
   /** Every shard queue of a network (for the admin board and the queue depth metrics). */
-  networkQueues(network: ConcreteNetwork): Queue<OperationJobData>[] {
+  networkQueues(network: ConcreteNetwork): Queue<QueueJobData>[] {
     return Array.from({ length: this.config.queue.shards }, (_, shard) =>
       this.queue(network, shard),
     );
   }
 
-  private queue(network: ConcreteNetwork, shard: number): Queue<OperationJobData> {
+  private queue(network: ConcreteNetwork, shard: number): Queue<QueueJobData> {
     const name = operationQueueName(network, shard);
     let queue = this.queues.get(name);
     if (!queue) {
       queue = LogContext.outside(
         () =>
-          new Queue<OperationJobData>(name, {
+          new Queue<QueueJobData>(name, {
             connection: this.connect(),
             prefix: this.config.queue.prefix,
           }),

@@ -18,7 +18,7 @@ export class BodyValidationPipe extends ValidationPipe {
       forbidUnknownValues: true,
       validationError: { target: false, value: false },
       exceptionFactory: (errors: ValidationError[]) =>
-        AppError.badRequest(describeErrors(errors).join('; ') + '.'),
+        AppError.badRequest(boundedProblems(describeErrors(errors))),
     });
   }
 
@@ -89,9 +89,23 @@ function isPlainObject(value: unknown): boolean {
     value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value))
   );
 }
+/** The most problems one 400 names (an airdrop of 10,000 bad entries names the first few). */
+const NAMED_PROBLEMS_MAX = 20;
+
+function boundedProblems(problems: string[]): string {
+  const named = problems.slice(0, NAMED_PROBLEMS_MAX).join('; ');
+  const more = problems.length - NAMED_PROBLEMS_MAX;
+  return more > 0 ? `${named} (and ${more} more problems).` : `${named}.`;
+}
+
 export function describeErrors(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
-    const path = parent ? `${parent}.${error.property}` : error.property;
+    // An entry of an array is named by its index: `recipients[3].amount`.
+    const path = !parent
+      ? error.property
+      : /^\d+$/.test(error.property)
+        ? `${parent}[${error.property}]`
+        : `${parent}.${error.property}`;
     const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => {
       if (constraint === 'whitelistValidation') return `${path} is not an accepted field`;
       return parent && message.startsWith(error.property) ? `${parent}.${message}` : message;

@@ -27,4 +27,20 @@ export class MetadataController {
   async get(@Param('id') id: string): Promise<Record<string, unknown>> {
     return this.metadata.get(id);
   }
+
+  /** The token URI of an item an airdrop minted on EVM: its collection's base URI and its id. */
+  @Get('collections/:operation_id/items/:token_id')
+  @ApiResponse({
+    status: 200,
+    description: "The item's metadata JSON document",
+    schema: freeObject,
+  })
+  @ApiErrors([404])
+  @Header('cache-control', 'public, max-age=300')
+  async item(
+    @Param('operation_id') operationId: string,
+    @Param('token_id') tokenId: string,
+  ): Promise<Record<string, unknown>> {
+    return this.metadata.getItem(operationId, tokenId);
+  }
 }

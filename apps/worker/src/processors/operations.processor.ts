@@ -9,16 +9,19 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { CheckLater, OperationRunner, RetryLater } from '@app/domain';
+import { AirdropPacker, CheckLater, OperationRunner, RetryLater } from '@app/domain';
 import {
   EXECUTE_OPERATION,
+  PACK_BATCH,
   REDIS,
   ShardLeaseKeeper,
   ShardLeases,
   closeWorker,
   operationQueueName,
+  isPackBatchJob,
   operationRetryDelay,
   type OperationJobData,
+  type QueueJobData,
   type ShardRef,
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
@@ -41,17 +44,19 @@ const LOGGED_ERROR_MAX = 500;
 export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OperationsProcessor');
   /** The BullMQ Worker of each shard this worker consumes, by queue name. */
-  private readonly workers = new Map<string, Worker<OperationJobData>>();
+  private readonly workers = new Map<string, Worker<QueueJobData>>();
   /** Shared by the shards' Workers for their non-blocking commands (each adds a blocking one). */
   private connection?: Redis;
   private leases?: ShardLeaseKeeper;
-  private readonly handlers: Record<string, (job: Job<OperationJobData>) => Promise<void>> = {
-    [EXECUTE_OPERATION]: (job) => this.runner.run(job.data.operationId),
+  private readonly handlers: Record<string, (job: Job<QueueJobData>) => Promise<void>> = {
+    [EXECUTE_OPERATION]: (job) => this.runner.run((job.data as OperationJobData).operationId),
+    [PACK_BATCH]: (job) => this.packer.pack((job.data as { batchId: string }).batchId),
   };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: OperationRunner,
+    private readonly packer: AirdropPacker,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly slots: AccountSlots,
   ) {}
@@ -81,13 +86,14 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const name = operationQueueName(network, shard);
     this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
     if (orphaned) await this.takeBackOrphans(name, this.connection);
-    const worker = new Worker<OperationJobData>(
+    const worker = new Worker<QueueJobData>(
       name,
       (job, token) =>
         LogContext.run(
           {
-            requestId: job.data.requestId,
-            operationId: job.data.operationId,
+            ...(isPackBatchJob(job.data)
+              ? { batchId: job.data.batchId }
+              : { requestId: job.data.requestId, operationId: job.data.operationId }),
             jobId: job.id,
             queue: job.queueName,
             attempt: job.attemptsMade + 1,
@@ -135,10 +141,13 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     if (worker) await closeWorker(worker, !graceful, this.config.queue.redisTimeoutMs);
   }
 
-  private async handle(job: Job<OperationJobData>, token?: string): Promise<void> {
+  private async handle(job: Job<QueueJobData>, token?: string): Promise<void> {
     const handler = this.handlers[job.name];
     if (!handler) throw new Error(`No handler for job ${job.name}`);
-    const slot = await this.slots.take(job.data);
+    // Packing is brief and sends nothing: it takes none of its account's slots.
+    if (isPackBatchJob(job.data)) return handler(job);
+    const data = job.data;
+    const slot = await this.slots.take(data);
     if (!slot.run) {
       // The account runs its cap of operations already: this one waits its turn, not counted
       // as an attempt.
@@ -164,7 +173,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
     } finally {
-      await this.slots.release(job.data, completed);
+      await this.slots.release(data, completed);
     }
   }
 

@@ -305,6 +305,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokens/{mint_address}/airdrop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["AirdropsController_tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nfts/{mint_address}/airdrop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["AirdropsController_nfts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["BatchesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["BatchesController_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["BatchesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operations/{operation_id}": {
         parameters: {
             query?: never;
@@ -361,6 +441,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["MetadataController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metadata/collections/{operation_id}/items/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MetadataController_item"];
         put?: never;
         post?: never;
         delete?: never;
@@ -756,6 +852,53 @@ export interface components {
             /** @enum {string} */
             network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
         };
+        TokenAirdropEntryDto: {
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
+            recipient: string;
+            /** @example 1000.5 */
+            amount: number | string;
+        };
+        TokenAirdropDto: {
+            /** @enum {string} */
+            network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
+            recipients: components["schemas"]["TokenAirdropEntryDto"][];
+        };
+        NftAirdropItemDto: {
+            /**
+             * @description A Solana (base58) or EVM (0x-hex) address
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
+            recipient: string;
+            /** @example Item #1 */
+            name: string;
+            /**
+             * @example [
+             *       "https://example.com/image.png"
+             *     ]
+             */
+            images: string[];
+            description?: string;
+            /**
+             * @example [
+             *       {
+             *         "trait_type": "Background",
+             *         "value": "Blue"
+             *       }
+             *     ]
+             */
+            attributes?: {
+                [key: string]: unknown;
+            }[];
+            seller_fee?: number | string;
+        };
+        NftAirdropDto: {
+            /** @enum {string} */
+            network?: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
+            items: components["schemas"]["NftAirdropItemDto"][];
+        };
         CreateWebhookDto: {
             /** @example https://example.com/webhooks */
             url: string;
@@ -765,7 +908,7 @@ export interface components {
              *       "operation.failed"
              *     ]
              */
-            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored")[];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored" | "batch.completed")[];
             /** @example settlements to the backend */
             description?: string;
             /** @default true */
@@ -779,7 +922,7 @@ export interface components {
              *       "operation.confirmed"
              *     ]
              */
-            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored")[];
+            event_types?: ("operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored" | "batch.completed")[];
             description?: string;
             enabled?: boolean;
         };
@@ -1001,11 +1144,49 @@ export interface components {
             entries: components["schemas"]["AuditEntryView"][];
             next_cursor: string | null;
         };
+        BatchView: {
+            /** Format: uuid */
+            batch_id: string;
+            /** @enum {string} */
+            kind: "token.airdrop" | "nft.airdrop";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "completed_with_failures";
+            /** @enum {string} */
+            network: "solana" | "evm" | "ethereum" | "sepolia" | "base" | "polygon" | "bsc" | "monad" | "sei" | "blast" | "sonic" | "linea" | "scroll" | "mantle" | "zora" | "optimism" | "arbitrum" | "avalanche" | "boba" | "metis" | "bera" | "celo";
+            asset: string;
+            total: number;
+            counts: {
+                queued: number;
+                submitted: number;
+                confirmed: number;
+                failed: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at?: string;
+        };
+        BatchItemView: {
+            index: number;
+            recipient: string;
+            amount?: string;
+            /** @enum {string} */
+            status: "queued" | "submitted" | "confirmed" | "failed";
+            /** Format: uuid */
+            operation_id: string;
+            tx: string | null;
+            token_id?: string | null;
+            mint_address?: string | null;
+            error: {
+                error: string;
+                message: string | null;
+            } | null;
+        };
         AccountEventView: {
             id: string;
             sequence: number;
             /** @enum {string} */
-            type: "operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored";
+            type: "operation.queued" | "operation.submitted" | "operation.confirmed" | "operation.failed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.disabled" | "wallet.balance_low" | "wallet.balance_restored" | "batch.completed";
             /** Format: date-time */
             created_at: string;
             /** @description An operation event: the operation as it was then */
@@ -2291,6 +2472,200 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    AirdropsController_tokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Covers the whole request: the same request again returns the first batch (`idempotent-replayed: true`) and stores nothing; another request with it is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mint_address: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenAirdropDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted: every entry is an operation of its own; follow the batch at GET /batches/{batch_id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BatchView"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    AirdropsController_nfts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Covers the whole request: the same request again returns the first batch (`idempotent-replayed: true`) and stores nothing; another request with it is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mint_address: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NftAirdropDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted: every entry is an operation of its own; follow the batch at GET /batches/{batch_id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BatchView"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    BatchesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, with its entries counted by status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BatchView"];
+                        message: string;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    BatchesController_items: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description A previous page's `next_cursor` */
+                cursor?: string;
+                status?: "queued" | "submitted" | "confirmed" | "failed";
+            };
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch entries by index, each with its operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["BatchItemView"][];
+                            next_cursor: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    BatchesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description A previous page's `next_cursor` */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account airdrops, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            batches: components["schemas"]["BatchView"][];
+                            next_cursor: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     OperationsController_get: {
         parameters: {
             query?: never;
@@ -2404,6 +2779,35 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The metadata JSON document itself (name, description, image, attributes...), not the envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    MetadataController_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation_id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's metadata JSON document */
             200: {
                 headers: {
                     [name: string]: unknown;

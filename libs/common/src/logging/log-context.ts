@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface LogBindings {
   requestId?: string;
   operationId?: string;
+  batchId?: string;
   jobId?: string;
   queue?: string;
   attempt?: number;

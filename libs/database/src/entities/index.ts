@@ -1,6 +1,7 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { AssetEntity } from './asset.entity';
+import { BatchEntity } from './batch.entity';
 import { CreatedWalletEntity } from './created-wallet.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { ManagedWalletEntity } from './managed-wallet.entity';
@@ -10,11 +11,13 @@ import { OperationEntity } from './operation.entity';
 import { SessionEntity } from './session.entity';
 
 export type { AssetDetails } from './asset.entity';
+export type { BatchKind, StoredBatchStatus } from './batch.entity';
 export { newQueuedOperation } from './operation.entity';
 export {
   AccountEntity,
   ApiKeyEntity,
   AssetEntity,
+  BatchEntity,
   CreatedWalletEntity,
   IdempotencyKeyEntity,
   ManagedWalletEntity,
@@ -35,4 +38,5 @@ export const ENTITIES = [
   MetadataDocumentEntity,
   AssetEntity,
   NftItemEntity,
+  BatchEntity,
 ];

@@ -88,6 +88,17 @@ export class OperationEntity {
   @Column('text', { name: 'new_mint_address', nullable: true })
   newMintAddress?: string | null;
 
+  /** An airdrop's entry (a member): its batch and its index in the request. */
+  @Column('uuid', { name: 'batch_id', nullable: true })
+  batchId?: string | null;
+
+  @Column('integer', { name: 'batch_index', nullable: true })
+  batchIndex?: number | null;
+
+  /** A member: the carrier operation whose transaction mints it, while one does. */
+  @Column('uuid', { name: 'carrier_id', nullable: true })
+  carrierId?: string | null;
+
   @Column('jsonb', { nullable: true })
   result!: AssetOutcome | null;
 

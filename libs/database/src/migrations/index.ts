@@ -13,6 +13,7 @@ import { AccountPendingIndex1765800000000 } from './1765800000000-account-pendin
 import { WalletFunds1765930000000 } from './1765930000000-wallet-funds.migration';
 import { NewMintSecret1765940000000 } from './1765940000000-new-mint-secret.migration';
 import { Transactions1766000000000 } from './1766000000000-transactions.migration';
+import { Airdrops1766100000000 } from './1766100000000-airdrops.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   WalletFunds1765930000000,
   NewMintSecret1765940000000,
   Transactions1766000000000,
+  Airdrops1766100000000,
 ];

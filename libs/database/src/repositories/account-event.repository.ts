@@ -5,7 +5,10 @@ import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 
 /** Events the application writes itself; operation and API key events come from triggers. */
 export type AppEventType =
-  'webhook_endpoint.disabled' | 'wallet.balance_low' | 'wallet.balance_restored';
+  | 'webhook_endpoint.disabled'
+  | 'wallet.balance_low'
+  | 'wallet.balance_restored'
+  | 'batch.completed';
 
 export type AccountEventType =
   | 'operation.queued'
@@ -26,6 +29,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'webhook_endpoint.disabled',
   'wallet.balance_low',
   'wallet.balance_restored',
+  'batch.completed',
 ];
 
 /** The Postgres channel notified (with the account id) when an account's events commit. */

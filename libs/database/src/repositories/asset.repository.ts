@@ -52,6 +52,16 @@ export class AssetRepository {
     return row.count;
   }
 
+  /** The metadata document of an item, by its collection's creating operation and its id. */
+  async findItemMetadataId(collectionOperationId: string, tokenId: string): Promise<string | null> {
+    const rows: { metadata_id: string | null }[] = await this.dataSource.query(
+      `SELECT i.metadata_id FROM assets a JOIN nft_items i ON i.collection_id = a.id
+       WHERE a.operation_id = $1 AND i.token_id = $2`,
+      [collectionOperationId, tokenId],
+    );
+    return rows[0]?.metadata_id ?? null;
+  }
+
   findMetadata(id: string): Promise<MetadataDocumentEntity | null> {
     return this.dataSource.getRepository(MetadataDocumentEntity).findOneBy({ id });
   }

@@ -30,3 +30,28 @@ export function insertParts<T extends ObjectLiteral>(
   }
   return { table: metadata.tableName, columns: columns.join(', '), values: values.join(', ') };
 }
+
+/**
+ * Many entity rows in one INSERT: each column's values as one typed array parameter, unnested
+ * (one statement and a few parameters, however many rows).
+ */
+export function insertManyStatement<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<T>,
+  rows: T[],
+  params: unknown[],
+): string {
+  const metadata = dataSource.getMetadata(entity);
+  const driver = dataSource.driver;
+  const columns: string[] = [];
+  const arrays: string[] = [];
+  for (const column of metadata.columns) {
+    params.push(
+      rows.map((row): unknown => driver.preparePersistentValue(column.getEntityValue(row), column)),
+    );
+    columns.push(`"${column.databaseName}"`);
+    arrays.push(`$${params.length}::${driver.normalizeType(column)}[]`);
+  }
+  return `INSERT INTO "${metadata.tableName}" (${columns.join(', ')})
+    SELECT * FROM unnest(${arrays.join(', ')})`;
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, LessThan, type EntityManager } from 'typeorm';
+import { DataSource, In, Not, type EntityManager } from 'typeorm';
 import {
+  CARRIER_KINDS,
   UNSETTLED_STATUSES,
   type ErrorCode,
   type OperationKind,
@@ -50,9 +51,13 @@ const VIEW_COLUMNS = `id, account_id AS "accountId", kind, network, status, inte
   error_code AS "errorCode", error_message AS "errorMessage", attempts, last_error AS "lastError", retrying_since AS "retryingSince",
   created_at AS "createdAt"`;
 
+/** Carriers are the service's own: no client reads or lists them (a Postgres text[] literal). */
+const CLIENT_HIDDEN = `{${CARRIER_KINDS.join(',')}}`;
+
 const OPERATION_VIEW = {
   name: 'operation-view',
-  text: `SELECT ${VIEW_COLUMNS} FROM operations WHERE id = $1 AND account_id = $2`,
+  text: `SELECT ${VIEW_COLUMNS} FROM operations
+    WHERE id = $1 AND account_id = $2 AND kind <> ALL('${CLIENT_HIDDEN}')`,
 };
 
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
@@ -103,7 +108,9 @@ export class OperationRepository {
 
   /** The whole row (the console's detail; GET /operations/{id} reads less, above). */
   findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
-    return this.dataSource.getRepository(OperationEntity).findOneBy({ id, accountId });
+    return this.dataSource
+      .getRepository(OperationEntity)
+      .findOneBy({ id, accountId, kind: Not(In([...CARRIER_KINDS])) });
   }
 
   /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */
@@ -116,7 +123,8 @@ export class OperationRepository {
     const query = this.dataSource
       .getRepository(OperationEntity)
       .createQueryBuilder('op')
-      .where('op.account_id = :accountId', { accountId });
+      .where('op.account_id = :accountId', { accountId })
+      .andWhere('op.kind NOT IN (:...carriers)', { carriers: CARRIER_KINDS });
     if (filter.status) query.andWhere('op.status = :status', { status: filter.status });
     if (filter.network) query.andWhere('op.network = :network', { network: filter.network });
     if (filter.kind) query.andWhere('op.kind = :kind', { kind: filter.kind });
@@ -332,13 +340,23 @@ export class OperationRepository {
       : null;
   }
 
-  /** Unsettled operations not touched since the cutoff: the reconciler's work list. */
+  /**
+   * Unsettled operations not touched since the cutoff: the reconciler's work list. Not an
+   * airdrop's entries that its carrier's job carries, nor those still to pack (the batch's
+   * packing job takes them: BatchRepository.withUnpackedMembers).
+   */
   findStale(before: Date, limit: number): Promise<OperationEntity[]> {
-    return this.dataSource.getRepository(OperationEntity).find({
-      where: { status: In(UNSETTLED_STATUSES), updatedAt: LessThan(before) },
-      order: { updatedAt: 'ASC' },
-      take: limit,
-    });
+    return this.dataSource
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .where('op.status IN (:...statuses) AND op.updated_at < :before', {
+        statuses: UNSETTLED_STATUSES,
+        before,
+      })
+      .andWhere(`(op.batch_index IS NULL OR (op.carrier_id IS NULL AND op.status <> 'queued'))`)
+      .orderBy('op.updated_at', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   /** Which of these operations are not settled yet (the unknown ones are not among them). */

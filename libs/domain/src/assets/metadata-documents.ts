@@ -38,6 +38,21 @@ export class MetadataDocuments {
     };
   }
 
+  /**
+   * The base URI of an EVM collection's batch-minted items (their token URI is this followed by
+   * the token id): named by the operation that creates the collection, known before its address.
+   */
+  itemsBaseUri(collectionOperationId: string): string {
+    return `${this.config.operations.publicBaseUrl}/metadata/collections/${collectionOperationId}/items/`;
+  }
+
+  /** The document of an item minted by a batch: found by its collection's creation and its id. */
+  async getItem(collectionOperationId: string, tokenId: string): Promise<Record<string, unknown>> {
+    if (!/^[0-9a-f-]{36}$/i.test(collectionOperationId) || !/^\d{1,78}$/.test(tokenId)) notFound();
+    const metadataId = await this.assets.findItemMetadataId(collectionOperationId, tokenId);
+    return this.get(metadataId ?? notFound());
+  }
+
   async get(id: string): Promise<Record<string, unknown>> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
     let read: Record<string, unknown> | undefined;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, type AssetIntent } from '@app/common';
+import { AppError, newId, type AssetIntent } from '@app/common';
 import { NetworkRegistry, type NetworkDefinition } from '@app/chains';
 import { AssetRepository, type AssetEntity, type NftItemEntity } from '@app/database';
 import { OperationSubmitter, type IdempotencyRequest } from '../operations/operation-submitter';
@@ -43,8 +43,10 @@ export class NftService {
             seller_fee_basis_points: sellerFee,
             fee_recipient: sellerFee > 0 ? signer : undefined,
           });
+    const id = newId();
     return this.submitter.submit(
       {
+        id,
         accountId,
         network,
         signer,
@@ -55,6 +57,8 @@ export class NftService {
           metadataUri: document?.uri ?? '',
           maxSupply: String(input.max_supply ?? 0),
           sellerFeeBps: sellerFee,
+          // Items airdropped in batches have their metadata at this URI and their token id.
+          ...(network.family === 'evm' ? { itemsBaseUri: this.metadata.itemsBaseUri(id) } : {}),
         },
         details: {
           description: input.description,
@@ -218,7 +222,7 @@ export class NftService {
  * back to the collection's default on chain); a Solana mint's metadata stands alone, so there the
  * collection's fee is written too (when it has one).
  */
-function itemRoyalty(
+export function itemRoyalty(
   network: NetworkDefinition,
   own: number | undefined,
   collectionFee: number,

@@ -6,10 +6,11 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@app/common';
 
-/** What the first request left under a key: its hash and the operation it made. */
+/** What the first request left under a key: its hash and the operation (or batch) it made. */
 export interface KeyHolder {
   requestHash: string;
-  operationId: string;
+  operationId: string | null;
+  batchId?: string | null;
 }
 
 /** A stable hash of a request's fingerprint: object keys sorted, so key order does not matter. */
@@ -39,9 +40,20 @@ export function keyWindowStart(requestAt: Date, retentionHours: number): Date {
  * claim failed (another request is claiming the key now: the client may retry).
  */
 export function replayedOperationId(holder: KeyHolder | null, requestHash: string): string {
+  return sameRequest(holder, requestHash).operationId ?? differentRequest();
+}
+
+/** As replayedOperationId, for a request that made a batch (an airdrop). */
+export function replayedBatchId(holder: KeyHolder | null, requestHash: string): string {
+  return sameRequest(holder, requestHash).batchId ?? differentRequest();
+}
+
+function sameRequest(holder: KeyHolder | null, requestHash: string): KeyHolder {
   if (!holder) throw new AppError('CONFLICT', 'This Idempotency-Key is being used; retry.');
-  if (holder.requestHash !== requestHash) {
-    throw AppError.conflict('This Idempotency-Key was used with a different request.');
-  }
-  return holder.operationId;
+  if (holder.requestHash !== requestHash) differentRequest();
+  return holder;
+}
+
+function differentRequest(): never {
+  throw AppError.conflict('This Idempotency-Key was used with a different request.');
 }

@@ -50,6 +50,7 @@ export class OperationRunner {
   async run(operationId: string): Promise<void> {
     const operation = await this.operations.findById(operationId);
     if (!operation) return; // nothing to do for an id Postgres does not know
+    if (operation.carrierId) return; // an airdrop's entry its carrier's job carries
     if (operation.status === 'confirmed' || operation.status === 'failed') {
       await this.channel.publish(settledMessage(operation.id, settlementOf(operation)));
       return;

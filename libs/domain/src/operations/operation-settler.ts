@@ -4,6 +4,7 @@ import {
   BoundedCache,
   METRICS,
   boundedText,
+  isCarrierIntent,
   newId,
   type AssetOutcome,
   type ErrorCode,
@@ -19,6 +20,7 @@ import {
 } from '@app/database';
 import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
+import { BatchSettler } from '../airdrops/batch-settler';
 import { WalletFundsMonitor } from '../wallets/wallet-funds-monitor';
 import { settledMessage, settlementOf } from './settlement';
 
@@ -40,6 +42,7 @@ export class OperationSettler {
     private readonly assets: AssetRepository,
     private readonly channel: SettlementChannel,
     private readonly funds: WalletFundsMonitor,
+    private readonly batches: BatchSettler,
   ) {}
 
   /** `landedTxHash`: the operation's transaction that landed, when not the last one it signed. */
@@ -48,6 +51,9 @@ export class OperationSettler {
     outcome: AssetOutcome,
     landedTxHash?: string,
   ): Promise<void> {
+    if (isCarrierIntent(operation.intent)) {
+      return this.batches.confirm(operation, outcome, landedTxHash);
+    }
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
     const confirmed = await this.settlements.confirm(operation.id, outcome, write, landedTxHash);
@@ -56,15 +62,21 @@ export class OperationSettler {
       operation.id,
       confirmed ? { ...operation, status: 'confirmed', result: outcome, txHash } : null,
     );
+    await this.batches.memberSettled(operation);
   }
 
   async fail(operation: OperationEntity, error: AppError): Promise<void> {
+    if (isCarrierIntent(operation.intent)) {
+      await this.batches.fail(operation, error);
+      return;
+    }
     // Its wallet could not pay: read its balance now, so a low balance is announced at once.
     if (error.code === 'INSUFFICIENT_FUNDS')
       this.funds.checkSoon(operation.network, operation.signer);
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason);
     await this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
+    await this.batches.memberSettled(operation);
   }
 
   /**
@@ -76,9 +88,16 @@ export class OperationSettler {
     operation: OperationEntity,
     error: AppError,
   ): Promise<() => Promise<void>> {
+    if (isCarrierIntent(operation.intent)) {
+      await this.batches.fail(operation, error, { scope });
+      return async () => undefined;
+    }
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason, scope);
-    return () => this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
+    return async () => {
+      await this.announce(operation.id, failed ? failedRow(operation, reason) : null, error);
+      await this.batches.memberSettled(operation);
+    };
   }
 
   /**
@@ -86,9 +105,15 @@ export class OperationSettler {
    * land. False (and nothing announced) when it was signed or settled first: it goes on.
    */
   async failQueued(operation: OperationEntity, error: AppError): Promise<boolean> {
+    if (isCarrierIntent(operation.intent)) {
+      return this.batches.fail(operation, error, { onlyQueued: true });
+    }
     const reason = failureOf(error);
     const failed = await this.operations.failQueued(operation.id, reason);
-    if (failed) await this.announce(operation.id, failedRow(operation, reason), error);
+    if (failed) {
+      await this.announce(operation.id, failedRow(operation, reason), error);
+      await this.batches.memberSettled(operation);
+    }
     return failed;
   }
 

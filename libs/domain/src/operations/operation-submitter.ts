@@ -14,6 +14,8 @@ import { OperationQueue } from '@app/queue';
 import { hashOf, keyWindowStart, replayedOperationId } from './idempotency-key-reuse';
 
 export interface Submission {
+  /** The operation's id when the request needs it beforehand (made here otherwise). */
+  id?: string;
   accountId: string;
   network: NetworkDefinition;
   signer: string;
@@ -59,7 +61,7 @@ export class OperationSubmitter {
   /** Returns the operation, and whether it is an earlier request's (an idempotent replay). */
   async submit(submission: Submission, idempotency?: IdempotencyRequest): Promise<Submitted> {
     const operation = newQueuedOperation({
-      id: newId(),
+      id: submission.id ?? newId(),
       accountId: submission.accountId,
       network: submission.network.network,
       chainKey: submission.network.chainKey,

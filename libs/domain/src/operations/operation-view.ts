@@ -75,6 +75,9 @@ export function operationView(operation: OperationEntity): OperationView {
         ...(intent.kind === 'nft.transfer' ? { recipient: intent.recipient } : {}),
       });
       break;
+    case 'token.mintBatch':
+    case 'nft.mintBatch':
+      break; // carriers: no client reads them (their entries are the operations to show)
   }
   if (UNSETTLED_STATUSES.includes(operation.status) && operation.attempts > 0) {
     // Still going after faults: how often it was tried, and what stopped it last.

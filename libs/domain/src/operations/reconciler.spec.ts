@@ -1,5 +1,5 @@
 import type { AppConfig } from '@app/config';
-import type { OperationEntity, OperationRepository } from '@app/database';
+import type { BatchRepository, OperationEntity, OperationRepository } from '@app/database';
 import type { OperationQueue } from '@app/queue';
 import type { OperationSettler } from './operation-settler';
 import { Reconciler } from './reconciler';
@@ -39,7 +39,10 @@ function world(unsettled: number) {
       state.enqueued.push(operation.id);
     },
   } as unknown as OperationQueue;
-  const reconciler = new Reconciler(CONFIG, operations, queue, {} as OperationSettler);
+  const batches = {
+    withUnpackedMembers: async () => [],
+  } as unknown as BatchRepository;
+  const reconciler = new Reconciler(CONFIG, operations, batches, queue, {} as OperationSettler);
   return { reconciler, state };
 }
 

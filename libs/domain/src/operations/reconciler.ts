@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { OperationRepository, type OperationEntity } from '@app/database';
+import { BatchRepository, OperationRepository, type OperationEntity } from '@app/database';
 import { OperationQueue } from '@app/queue';
 import { pastDeadline, retriesExhausted } from './operation-deadline';
 import { OperationSettler } from './operation-settler';
@@ -22,6 +22,7 @@ export class Reconciler {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly operations: OperationRepository,
+    private readonly batches: BatchRepository,
     private readonly queue: OperationQueue,
     private readonly settler: OperationSettler,
   ) {}
@@ -58,6 +59,7 @@ export class Reconciler {
 
   /** One batch: the unsettled operations untouched since `cutoff`. */
   private async reconcileBefore(cutoff: Date): Promise<{ found: number; enqueued: number }> {
+    await this.repack(cutoff);
     const stale = await this.operations.findStale(cutoff, BATCH);
     const now = Date.now();
     const expired = stale.filter((operation) => this.expired(operation, now));
@@ -72,6 +74,16 @@ export class Reconciler {
     if (failed) this.logger.warn(`Failed ${failed} queued operation(s) past their deadline`);
     if (again.length) this.logger.log(`Re-enqueued ${again.length} unsettled operation(s)`);
     return { found: stale.length, enqueued: again.length };
+  }
+
+  /** Airdrops with entries no carrier holds, untouched since `cutoff`: packed again. */
+  private async repack(cutoff: Date): Promise<void> {
+    const open = await this.batches.withUnpackedMembers(cutoff, BATCH);
+    for (const batch of open) {
+      await this.queue.enqueuePack(batch);
+      await this.batches.touchUnpacked(batch.id);
+    }
+    if (open.length) this.logger.log(`Queued the packing of ${open.length} airdrop(s) again`);
   }
 
   /**

@@ -42,6 +42,7 @@ export const EVENT_TYPES = [
   'webhook_endpoint.disabled',
   'wallet.balance_low',
   'wallet.balance_restored',
+  'batch.completed',
 ];
 
 /** @type {(error: unknown) => boolean} */

@@ -1,0 +1,292 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AssetOutcome, ErrorCode, OperationStatus } from '@app/common';
+import { BatchEntity, MetadataDocumentEntity, NftItemEntity, OperationEntity } from '../entities';
+import { insertManyStatement, insertParts } from './insert-statement';
+import { decodePageCursor, encodePageCursor } from './page-cursor';
+import { returnedRows } from './returned-rows';
+import { managerOf, outsideTransaction, scopeOf, type WorkScope } from '../unit-of-work';
+
+/** A batch's members by where they stand (`signed` ones count as submitted). */
+export interface BatchCounts {
+  queued: number;
+  submitted: number;
+  confirmed: number;
+  failed: number;
+}
+
+export interface BatchPage {
+  batches: BatchEntity[];
+  nextCursor: string | null;
+}
+
+/** What a settled member produced, or why it failed. */
+export type MemberSettlement =
+  | { id: string; outcome: AssetOutcome }
+  | { id: string; error: { code: ErrorCode; message: string } };
+
+/**
+ * Airdrops (migration 1766100000000): the batch row, its members (operations of their own) and
+ * the carriers that mint several of them in one transaction.
+ */
+@Injectable()
+export class BatchRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The batch, its members and their metadata documents, in the scope's transaction. */
+  async insert(
+    scope: WorkScope,
+    batch: BatchEntity,
+    members: OperationEntity[],
+    documents: MetadataDocumentEntity[],
+  ): Promise<void> {
+    const manager = managerOf(scope);
+    const params: unknown[] = [];
+    const row = insertParts(this.dataSource, BatchEntity, batch, params);
+    await manager.query(
+      `INSERT INTO "${row.table}" (${row.columns}) VALUES (${row.values})`,
+      params,
+    );
+    if (documents.length > 0) {
+      const docParams: unknown[] = [];
+      const sql = insertManyStatement(
+        this.dataSource,
+        MetadataDocumentEntity,
+        documents,
+        docParams,
+      );
+      await manager.query(sql, docParams);
+    }
+    const memberParams: unknown[] = [];
+    const sql = insertManyStatement(this.dataSource, OperationEntity, members, memberParams);
+    await manager.query(sql, memberParams);
+  }
+
+  /** As `insert`, in a transaction of its own. */
+  insertAll(
+    batch: BatchEntity,
+    members: OperationEntity[],
+    documents: MetadataDocumentEntity[],
+  ): Promise<void> {
+    return this.dataSource.transaction((manager) =>
+      this.insert(scopeOf(manager), batch, members, documents),
+    );
+  }
+
+  findById(id: string): Promise<BatchEntity | null> {
+    return this.dataSource.getRepository(BatchEntity).findOneBy({ id });
+  }
+
+  findForAccount(accountId: string, id: string): Promise<BatchEntity | null> {
+    return this.dataSource.getRepository(BatchEntity).findOneBy({ id, accountId });
+  }
+
+  /** Newest first; the cursor is opaque to clients. */
+  async listForAccount(accountId: string, limit: number, cursor?: string): Promise<BatchPage> {
+    const query = this.dataSource
+      .getRepository(BatchEntity)
+      .createQueryBuilder('b')
+      .where('b.account_id = :accountId', { accountId })
+      .orderBy('b.created_at', 'DESC')
+      .addOrderBy('b.id', 'DESC')
+      .limit(limit + 1);
+    const after = decodePageCursor(cursor);
+    if (after) query.andWhere('(b.created_at, b.id) < (:at, :id)', after);
+    const rows = await query.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      batches: page,
+      nextCursor: rows.length > limit && last ? encodePageCursor(last) : null,
+    };
+  }
+
+  async counts(
+    batchIds: string[],
+    scope: WorkScope = outsideTransaction(this.dataSource),
+  ): Promise<Map<string, BatchCounts>> {
+    const rows: { batch_id: string; status: OperationStatus; n: number }[] = await managerOf(
+      scope,
+    ).query(
+      `SELECT batch_id, status, count(*)::int AS n FROM operations
+         WHERE batch_id = ANY($1::uuid[]) AND batch_index IS NOT NULL GROUP BY batch_id, status`,
+      [batchIds],
+    );
+    const counts = new Map<string, BatchCounts>(
+      batchIds.map((id) => [id, { queued: 0, submitted: 0, confirmed: 0, failed: 0 }]),
+    );
+    for (const row of rows) {
+      const count = counts.get(row.batch_id)!;
+      count[row.status === 'signed' ? 'submitted' : row.status] += row.n;
+    }
+    return counts;
+  }
+
+  /** Members by index, from `fromIndex` on (at most `limit`), optionally of one status. */
+  members(
+    batchId: string,
+    fromIndex: number,
+    limit: number,
+    status?: OperationStatus,
+  ): Promise<OperationEntity[]> {
+    const query = this.dataSource
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .where('op.batch_id = :batchId AND op.batch_index >= :fromIndex', { batchId, fromIndex })
+      .orderBy('op.batch_index', 'ASC')
+      .limit(limit);
+    if (status === 'submitted') query.andWhere(`op.status IN ('signed', 'submitted')`);
+    else if (status) query.andWhere('op.status = :status', { status });
+    return query.getMany();
+  }
+
+  /** Members no carrier holds and nothing has signed yet: what is left to pack, by index. */
+  unpacked(batchId: string, fromIndex: number, limit: number): Promise<OperationEntity[]> {
+    return this.dataSource
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .where(`op.batch_id = :batchId AND op.batch_index >= :fromIndex`, { batchId, fromIndex })
+      .andWhere(`op.status = 'queued' AND op.carrier_id IS NULL`)
+      .orderBy('op.batch_index', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** The batches with members no carrier holds, untouched since `before`: to pack again. */
+  async withUnpackedMembers(before: Date, limit: number): Promise<BatchEntity[]> {
+    return this.dataSource.query(
+      `SELECT b.id, b.account_id AS "accountId", b.network, b.signer FROM batches b
+       WHERE b.status = 'open' AND EXISTS (
+         SELECT 1 FROM operations op WHERE op.batch_id = b.id AND op.batch_index IS NOT NULL
+           AND op.status = 'queued' AND op.carrier_id IS NULL AND op.updated_at < $1)
+       LIMIT $2`,
+      [before, limit],
+    );
+  }
+
+  /** Marks a batch's unpacked members as seen now (so the reconciler waits again). */
+  async touchUnpacked(batchId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE operations SET updated_at = now() WHERE batch_id = $1 AND batch_index IS NOT NULL
+         AND status = 'queued' AND carrier_id IS NULL`,
+      [batchId],
+    );
+  }
+
+  /**
+   * Stores a carrier and gives it `memberIds`, in the scope's transaction: each must still be
+   * queued and held by no carrier, or nothing is written (false).
+   */
+  async insertCarrier(
+    scope: WorkScope,
+    carrier: OperationEntity,
+    memberIds: string[],
+  ): Promise<boolean> {
+    const manager = managerOf(scope);
+    const params: unknown[] = [];
+    const row = insertParts(this.dataSource, OperationEntity, carrier, params);
+    await manager.query(
+      `INSERT INTO "${row.table}" (${row.columns}) VALUES (${row.values})`,
+      params,
+    );
+    const taken: unknown[] = await manager.query(
+      `UPDATE operations SET carrier_id = $1, updated_at = now()
+       WHERE id = ANY($2::uuid[]) AND status = 'queued' AND carrier_id IS NULL
+       RETURNING id`,
+      [carrier.id, memberIds],
+    );
+    return returnedRows(taken).length === memberIds.length;
+  }
+
+  /** A carrier's members, in the order its transaction mints them. */
+  carried(carrierId: string, scope: WorkScope = outsideTransaction(this.dataSource)) {
+    return managerOf(scope)
+      .getRepository(OperationEntity)
+      .find({ where: { carrierId }, order: { batchIndex: 'ASC' } });
+  }
+
+  /** An operation's status, its row locked until the scope's transaction ends. */
+  async lockedStatus(scope: WorkScope, id: string): Promise<OperationStatus | null> {
+    const rows: { status: OperationStatus }[] = await managerOf(scope).query(
+      `SELECT status FROM operations WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0]?.status ?? null;
+  }
+
+  /** Holds the batch's row until the scope's transaction ends: one settlement at a time. */
+  async lock(scope: WorkScope, batchId: string): Promise<void> {
+    await managerOf(scope).query(`SELECT 1 FROM batches WHERE id = $1 FOR UPDATE`, [batchId]);
+  }
+
+  /**
+   * Settles members still unsettled (confirmed with their outcome, or failed), in the scope's
+   * transaction; returns the ids it settled. `txHash`: the transaction that minted the
+   * confirmed ones.
+   */
+  async settleMembers(
+    scope: WorkScope,
+    settlements: MemberSettlement[],
+    txHash: string | null,
+  ): Promise<string[]> {
+    if (settlements.length === 0) return [];
+    const result: unknown[] = await managerOf(scope).query(
+      `UPDATE operations AS o SET
+         status = CASE WHEN v.result IS NULL THEN 'failed' ELSE 'confirmed' END,
+         result = v.result, error_code = v.error_code, error_message = v.error_message,
+         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash ELSE COALESCE($4, o.tx_hash) END,
+         updated_at = now(), settled_at = now()
+       FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $5::text[])
+         AS v(id, result, error_code, error_message)
+       WHERE o.id = v.id AND o.status IN ('queued', 'signed', 'submitted')
+       RETURNING o.id`,
+      [
+        settlements.map((s) => s.id),
+        settlements.map((s) => ('outcome' in s ? JSON.stringify(s.outcome) : null)),
+        settlements.map((s) => ('error' in s ? s.error.code : null)),
+        txHash,
+        settlements.map((s) => ('error' in s ? s.error.message : null)),
+      ],
+    );
+    return returnedRows<{ id: string }>(result).map((row) => row.id);
+  }
+
+  /** Items minted by confirmed members, in the scope's transaction. */
+  async insertItems(scope: WorkScope, items: NftItemEntity[]): Promise<void> {
+    if (items.length === 0) return;
+    const params: unknown[] = [];
+    const sql = insertManyStatement(this.dataSource, NftItemEntity, items, params);
+    await managerOf(scope).query(sql, params);
+  }
+
+  /** Lets go of a carrier's members (queued again, for another carrier), in the scope. */
+  async release(scope: WorkScope, carrierId: string): Promise<void> {
+    await managerOf(scope).query(
+      `UPDATE operations SET carrier_id = NULL, status = 'queued', tx_hash = NULL,
+         updated_at = now()
+       WHERE carrier_id = $1 AND status IN ('queued', 'signed', 'submitted')`,
+      [carrierId],
+    );
+  }
+
+  /**
+   * Closes the batch once none of its members is unsettled, in the scope (whose caller holds
+   * its lock): the closed row, or null while members are still on their way or it was closed.
+   */
+  async completeIfSettled(scope: WorkScope, batchId: string): Promise<BatchEntity | null> {
+    const result: unknown[] = await managerOf(scope).query(
+      `UPDATE batches b SET completed_at = now(),
+         status = CASE WHEN EXISTS (SELECT 1 FROM operations WHERE batch_id = b.id
+           AND batch_index IS NOT NULL AND status = 'failed')
+           THEN 'completed_with_failures' ELSE 'completed' END
+       WHERE b.id = $1 AND b.status = 'open' AND NOT EXISTS (
+         SELECT 1 FROM operations WHERE batch_id = b.id AND batch_index IS NOT NULL
+           AND status IN ('queued', 'signed', 'submitted'))
+       RETURNING b.id, b.account_id AS "accountId", b.kind, b.network, b.chain_key AS "chainKey",
+         b.asset, b.signer, b.total, b.status, b.created_at AS "createdAt",
+         b.completed_at AS "completedAt"`,
+      [batchId],
+    );
+    return returnedRows<BatchEntity>(result)[0] ?? null;
+  }
+}

@@ -1,0 +1,142 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import {
+  EvmAdapter,
+  NetworkRegistry,
+  lacksFunction,
+  planEvmCall,
+  tokenMintsPerTransaction,
+  type EvmNetworkDefinition,
+  type NetworkDefinition,
+} from '@app/chains';
+import { BatchRepository, UnitOfWork, type OperationEntity } from '@app/database';
+import { OperationQueue } from '@app/queue';
+import { hasOwnRoyalty, newCarrier } from './carriers';
+
+/** Entries read at a time while packing. */
+const PACK_READ = 2_000;
+/** A sample this large prices an EVM carrier: its estimate less one item's is n-1 items' gas. */
+const SAMPLE_ITEMS = 8;
+/**
+ * The most gas one transaction may use on chains that cap it (EIP-7825, Ethereum since Fusaka:
+ * 2^24); a carrier stays under it whatever share of the block it may take.
+ */
+const TRANSACTION_GAS_CAP = 16_777_216n;
+/** Items per carrier when the sample could not be priced (about 4M gas at most). */
+const UNPRICED_ITEMS_PER_CARRIER = 50;
+/** The most items one carrier mints, however cheap they are (a bounded calldata and receipt). */
+const MAX_ITEMS_PER_CARRIER = 1_000;
+
+/**
+ * Packs an airdrop's entries into carriers (docs/airdrops.md), each one operation whose single
+ * transaction mints several entries: on EVM as many as fit under AIRDROP_BLOCK_GAS_SHARE of the
+ * block's gas limit by estimate; on Solana as many token mints as fit in one packet. Entries
+ * that cannot share a transaction (Solana NFT items, each a new mint of its own; a collection or
+ * token deployed before batch mints) run alone, each its own job, many at once.
+ */
+@Injectable()
+export class AirdropPacker {
+  private readonly logger = new Logger(AirdropPacker.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly networks: NetworkRegistry,
+    private readonly batches: BatchRepository,
+    private readonly work: UnitOfWork,
+    private readonly queue: OperationQueue,
+    private readonly evm: EvmAdapter,
+  ) {}
+
+  async pack(batchId: string): Promise<void> {
+    const batch = await this.batches.findById(batchId);
+    if (!batch || batch.status !== 'open') return;
+    const network = this.networks.resolve(batch.network);
+    let carriers = 0;
+    let alone = 0;
+    for (let fromIndex = 0; ;) {
+      const entries = await this.batches.unpacked(batchId, fromIndex, PACK_READ);
+      if (entries.length === 0) break;
+      fromIndex = entries[entries.length - 1].batchIndex! + 1;
+      const groups = [entries.filter(hasOwnRoyalty), entries.filter((e) => !hasOwnRoyalty(e))];
+      for (const group of groups.filter((members) => members.length > 0)) {
+        const perCarrier = await this.capacity(network, group);
+        if (perCarrier <= 1) {
+          // Each its own job (the job id is the operation's: enqueued twice, it runs once).
+          for (const entry of group) await this.queue.enqueue(entry);
+          alone += group.length;
+          continue;
+        }
+        for (let i = 0; i < group.length; i += perCarrier) {
+          if (await this.carry(group.slice(i, i + perCarrier))) carriers++;
+        }
+      }
+    }
+    if (alone > 0) await this.batches.touchUnpacked(batchId);
+    this.logger.log({ msg: 'Airdrop packed', batchId, carriers, alone });
+  }
+
+  /** Stores a carrier of these entries (none taken meanwhile, or nothing is stored) and queues it. */
+  private async carry(members: OperationEntity[]): Promise<boolean> {
+    const carrier = newCarrier(members);
+    const stored = await this.work
+      .run(async (scope) => {
+        const ids = members.map((member) => member.id);
+        if (!(await this.batches.insertCarrier(scope, carrier, ids))) throw new EntriesTaken();
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof EntriesTaken) return false;
+        throw error;
+      });
+    if (stored) await this.queue.enqueue(carrier);
+    return stored;
+  }
+
+  /** How many of these entries one transaction carries (1: each runs alone). */
+  private async capacity(network: NetworkDefinition, entries: OperationEntity[]): Promise<number> {
+    const kind = entries[0].intent.kind;
+    if (network.family === 'solana') return kind === 'token.mint' ? tokenMintsPerTransaction() : 1;
+    return this.evmCapacity(network, entries);
+  }
+
+  /**
+   * Items per carrier under the gas a transaction may take, priced by estimating a sample
+   * carrier and one of a single item (their difference is the gas of the others). A contract
+   * without batch mints (deployed before them) carries one item per transaction.
+   */
+  private async evmCapacity(
+    network: EvmNetworkDefinition,
+    entries: OperationEntity[],
+  ): Promise<number> {
+    const provider = this.evm.provider(network);
+    const signer = entries[0].signer;
+    const sample = entries.slice(0, SAMPLE_ITEMS);
+    let one: bigint;
+    let many: bigint;
+    try {
+      [one, many] = await Promise.all([
+        planEvmCall(provider, signer, newCarrier(sample.slice(0, 1)).intent),
+        planEvmCall(provider, signer, newCarrier(sample).intent),
+      ]).then(([a, b]) => [a.gasLimit, b.gasLimit]);
+    } catch (error) {
+      if (lacksFunction(error)) return 1;
+      // An entry of the sample the chain refuses: carriers of a size safe under any gas cap
+      // (their own estimates find the bad entry, and their splits isolate it).
+      return UNPRICED_ITEMS_PER_CARRIER;
+    }
+    const perItem = sample.length > 1 ? (many - one) / BigInt(sample.length - 1) : one;
+    const block = await provider.getBlock('latest');
+    const percent = BigInt(this.config.evm.airdropBlockGasPercent);
+    const budget = min((block!.gasLimit * percent) / 100n, TRANSACTION_GAS_CAP);
+    const fits =
+      perItem > 0n ? Number((budget - (one - perItem)) / perItem) : MAX_ITEMS_PER_CARRIER;
+    return Math.max(1, Math.min(fits, MAX_ITEMS_PER_CARRIER));
+  }
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+/** Another packer took some of the entries first: this carrier is not stored. */
+class EntriesTaken extends Error {}

@@ -1,0 +1,201 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  METRICS,
+  boundedText,
+  isCarrierIntent,
+  newId,
+  type AppError,
+  type AssetOutcome,
+} from '@app/common';
+import {
+  AccountEventRepository,
+  AssetRepository,
+  BatchRepository,
+  UnitOfWork,
+  type MemberSettlement,
+  type NftItemEntity,
+  type OperationEntity,
+  type WorkScope,
+} from '@app/database';
+import { OperationQueue } from '@app/queue';
+import { MetadataDocuments } from '../assets/metadata-documents';
+import { newCarrier } from './carriers';
+import { batchView } from './batch-view';
+
+const MAX_ERROR_MESSAGE = 500;
+
+/**
+ * Failures of a carrier that say nothing of its members: each member would fail alone the same
+ * way, so they fail with it instead of being split.
+ */
+const NOT_ABOUT_ITEMS = new Set<AppError['code']>(['INSUFFICIENT_FUNDS', 'RETRIES_EXHAUSTED']);
+
+/**
+ * Settles what an airdrop's carriers did (docs/airdrops.md): a confirmed carrier confirms each of
+ * its members with what it minted; a failed one with several members is split in two new
+ * carriers, so one bad entry never fails its neighbours, and a lone member fails with the
+ * reason. The batch closes, with `batch.completed` on the feed, when its last member settles.
+ * Each settlement runs in one transaction under the batch's lock.
+ */
+@Injectable()
+export class BatchSettler {
+  private readonly logger = new Logger(BatchSettler.name);
+
+  constructor(
+    private readonly batches: BatchRepository,
+    private readonly assets: AssetRepository,
+    private readonly events: AccountEventRepository,
+    private readonly work: UnitOfWork,
+    private readonly queue: OperationQueue,
+    private readonly metadata: MetadataDocuments,
+  ) {}
+
+  async confirm(carrier: OperationEntity, outcome: AssetOutcome, landedTxHash?: string) {
+    const members = await this.batches.carried(carrier.id);
+    const items = outcome.items ?? [];
+    if (items.length !== members.length) {
+      throw new Error(`Carrier ${carrier.id} minted ${items.length} items for ${members.length}`);
+    }
+    const txHash = landedTxHash ?? carrier.txHash;
+    const nftItems = await this.itemRows(carrier, members, items);
+    await this.work.run(async (scope) => {
+      await this.batches.lock(scope, carrier.batchId!);
+      const settled = await this.batches.settleMembers(
+        scope,
+        [
+          { id: carrier.id, outcome: { items } },
+          ...members.map((member, i) => ({ id: member.id, outcome: items[i] })),
+        ],
+        txHash,
+      );
+      const now = new Set(settled);
+      await this.batches.insertItems(
+        scope,
+        nftItems.filter((item) => now.has(item.operationId)),
+      );
+      await this.closeIfDone(scope, carrier.batchId!);
+    });
+    METRICS.operations.inc(
+      { kind: members[0]?.kind ?? carrier.kind, network: carrier.network, status: 'confirmed' },
+      members.length,
+    );
+    this.logger.log({
+      msg: 'Carrier confirmed',
+      carrierId: carrier.id,
+      items: members.length,
+      txHash,
+    });
+  }
+
+  /**
+   * A failed carrier: split when it carries several members, else its member fails. False when
+   * nothing was written: it had settled meanwhile, or (`onlyQueued`) it had been signed.
+   */
+  async fail(
+    carrier: OperationEntity,
+    error: AppError,
+    options: { scope?: WorkScope; onlyQueued?: boolean } = {},
+  ): Promise<boolean> {
+    const { scope, onlyQueued = false } = options;
+    const reason = { code: error.code, message: boundedText(error.message, MAX_ERROR_MESSAGE) };
+    const members = await this.batches.carried(carrier.id, scope);
+    const split = members.length > 1 && !NOT_ABOUT_ITEMS.has(error.code);
+    const halves = split
+      ? [members.slice(0, members.length >> 1), members.slice(members.length >> 1)]
+      : [];
+    const carriers = halves.map((half) => newCarrier(half));
+    const settle = async (inner: WorkScope) => {
+      await this.batches.lock(inner, carrier.batchId!);
+      const status = await this.batches.lockedStatus(inner, carrier.id);
+      if (status !== 'queued' && (onlyQueued || status === 'confirmed' || status === 'failed')) {
+        throw new CarrierSettledMeanwhile();
+      }
+      const settlements: MemberSettlement[] = [{ id: carrier.id, error: reason }];
+      if (split) await this.batches.release(inner, carrier.id);
+      else settlements.push(...members.map((member) => ({ id: member.id, error: reason })));
+      const failed = await this.batches.settleMembers(inner, settlements, null);
+      if (!failed.includes(carrier.id)) throw new CarrierSettledMeanwhile();
+      for (const [i, next] of carriers.entries()) {
+        const ids = halves[i].map((member) => member.id);
+        if (!(await this.batches.insertCarrier(inner, next, ids))) {
+          throw new Error(`Members of carrier ${carrier.id} were taken while it split`);
+        }
+      }
+      await this.closeIfDone(inner, carrier.batchId!);
+    };
+    try {
+      if (scope) await settle(scope);
+      else await this.work.run(settle);
+    } catch (caught) {
+      if (caught instanceof CarrierSettledMeanwhile) return false;
+      throw caught;
+    }
+    this.logger.warn({
+      msg: split
+        ? 'Carrier failed; its members are split in two'
+        : 'Carrier failed with its members',
+      carrierId: carrier.id,
+      items: members.length,
+      errorCode: reason.code,
+      errorMessage: reason.message,
+    });
+    // Queued after the commit; lost with Redis, the reconciler queues them (they are stale).
+    for (const next of carriers) await this.queue.enqueue(next).catch(() => undefined);
+    return true;
+  }
+
+  /** A member that ran alone (not carried) settled: its batch may be done. */
+  async memberSettled(member: OperationEntity): Promise<void> {
+    if (!member.batchId || isCarrierIntent(member.intent)) return;
+    await this.work.run(async (scope) => {
+      await this.batches.lock(scope, member.batchId!);
+      await this.closeIfDone(scope, member.batchId!);
+    });
+  }
+
+  private async closeIfDone(scope: WorkScope, batchId: string): Promise<void> {
+    const closed = await this.batches.completeIfSettled(scope, batchId);
+    if (!closed) return;
+    const counts = (await this.batches.counts([batchId], scope)).get(batchId)!;
+    await this.events.append(
+      closed.accountId,
+      'batch.completed',
+      { ...batchView(closed, counts) },
+      scope,
+    );
+    this.logger.log({ msg: 'Batch completed', batchId, status: closed.status, ...counts });
+  }
+
+  /** The item rows a confirmed NFT carrier makes, one per member (none for tokens). */
+  private async itemRows(
+    carrier: OperationEntity,
+    members: OperationEntity[],
+    items: AssetOutcome[],
+  ): Promise<NftItemEntity[]> {
+    if (carrier.intent.kind !== 'nft.mintBatch') return [];
+    const collection = await this.assets.findAsset(carrier.chainKey, carrier.intent.collection);
+    if (!collection) throw new Error(`Collection ${carrier.intent.collection} is not recorded`);
+    const baseUri = this.metadata.itemsBaseUri(collection.operationId);
+    return members.map((member, i) => {
+      const tokenId = items[i].tokenId!;
+      const intent = member.intent as Extract<OperationEntity['intent'], { kind: 'nft.mint' }>;
+      return {
+        id: newId(),
+        collectionId: collection.id,
+        tokenId,
+        mintAddress: collection.address,
+        owner: intent.recipient,
+        burned: false,
+        name: intent.name,
+        metadataId: member.metadataId,
+        metadataUri: `${baseUri}${tokenId}`,
+        details: member.details,
+        operationId: member.id,
+        createdAt: new Date(),
+      };
+    });
+  }
+}
+
+/** Another worker settled the carrier first: nothing is written here. */
+class CarrierSettledMeanwhile extends Error {}

@@ -145,10 +145,14 @@ export class OperationRepository {
     };
   }
 
-  /** Locks the given operations that are still `queued` (for signing) and returns their ids. */
+  /**
+   * Locks the given operations that are still `queued` (for signing) and returns their ids. Not
+   * an airdrop's entry that a carrier holds: only the carrier's transaction may mint it.
+   */
   async lockQueued(scope: WorkScope, ids: string[]): Promise<Set<string>> {
     const rows: { id: string }[] = await managerOf(scope).query(
-      `SELECT id FROM operations WHERE id = ANY($1::uuid[]) AND status = 'queued' FOR UPDATE`,
+      `SELECT id FROM operations
+       WHERE id = ANY($1::uuid[]) AND status = 'queued' AND carrier_id IS NULL FOR UPDATE`,
       [ids],
     );
     return new Set(rows.map((row) => row.id));
@@ -174,7 +178,7 @@ export class OperationRepository {
          SET status = 'signed', nonce = v.nonce, tx_hash = v.tx_hash, updated_at = now()
          FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
            AS v(id, nonce, signed_tx, tx_hash)
-         WHERE o.id = v.id AND o.status = 'queued'
+         WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
          RETURNING o.id, o.chain_key, o.nonce, v.signed_tx, o.tx_hash),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)

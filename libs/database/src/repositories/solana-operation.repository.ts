@@ -41,7 +41,8 @@ export class SolanaOperationRepository {
              new_mint_secret = COALESCE($5, new_mint_secret),
              new_mint_key_id = COALESCE($6, new_mint_key_id),
              new_mint_address = COALESCE($8, new_mint_address), updated_at = now()
-         WHERE id = $1 AND status = 'queued' AND ($5::bytea IS NULL OR new_mint_secret IS NULL)
+         WHERE id = $1 AND status = 'queued' AND carrier_id IS NULL
+           AND ($5::bytea IS NULL OR new_mint_secret IS NULL)
          RETURNING id, chain_key),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, last_valid_block_height, fees, signed_tx)

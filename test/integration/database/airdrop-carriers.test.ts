@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { AssetIntent } from '@app/common';
+import {
+  BatchRepository,
+  createDataSource,
+  OperationRepository,
+  SolanaOperationRepository,
+  type BatchEntity,
+  type OperationEntity,
+} from '@app/database';
+import { newOperationEntity } from '@test/support/operation-factory';
+import { startTestServices, type TestServices } from '@test/support/test-services';
+import { scopeOf } from '@test/support/work-scope';
+
+const FEES = { maxFeePerGas: '30', maxPriorityFeePerGas: '2' };
+
+/**
+ * An airdrop's entries (members) and the carriers whose one transaction mints several of them
+ * (migration 1766100000000): the database makes members mirror their carrier, lets one carrier
+ * at a time hold an entry, never lets a held entry be signed alone, audits a transaction once
+ * and announces members only when they settle.
+ */
+describe('airdrop carriers', () => {
+  let services: TestServices;
+  let dataSource: DataSource;
+  let operations: OperationRepository;
+  let solanaOperations: SolanaOperationRepository;
+  let batches: BatchRepository;
+  let accountId: string;
+
+  beforeAll(async () => {
+    services = await startTestServices();
+    dataSource = await createDataSource(services.databaseUrl).initialize();
+    operations = new OperationRepository(dataSource);
+    solanaOperations = new SolanaOperationRepository(dataSource);
+    batches = new BatchRepository(dataSource);
+    accountId = randomUUID();
+    await dataSource.query(`INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, 'x')`, [
+      accountId,
+      `drop-${accountId}@example.com`,
+    ]);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await services.stop();
+  });
+
+  const scope = () => scopeOf(dataSource.manager);
+
+  /** A batch of `n` token mints to fresh recipients, stored as the API stores it. */
+  async function batchOf(n: number): Promise<{ batch: BatchEntity; members: OperationEntity[] }> {
+    const batch: BatchEntity = {
+      id: randomUUID(),
+      accountId,
+      kind: 'token.airdrop',
+      network: 'base',
+      chainKey: 'evm:31337',
+      asset: '0xtoken',
+      signer: '0xowner',
+      total: n,
+      status: 'open',
+      createdAt: new Date(),
+      completedAt: null,
+    };
+    const members = Array.from({ length: n }, (_, i) => ({
+      ...newOperationEntity(accountId, {
+        kind: 'token.mint',
+        asset: '0xtoken',
+        recipient: `0xrecipient${i}`,
+        amount: '1',
+      }),
+      batchId: batch.id,
+      batchIndex: i,
+      carrierId: null,
+    }));
+    await batches.insertAll(batch, members, []);
+    return { batch, members };
+  }
+
+  function carrierOf(batchId: string, members: OperationEntity[]): OperationEntity {
+    const intent: AssetIntent = {
+      kind: 'token.mintBatch',
+      asset: '0xtoken',
+      recipients: members.map((member) => (member.intent as { recipient: string }).recipient),
+      amounts: members.map(() => '1'),
+    };
+    return { ...newOperationEntity(accountId, intent), batchId, batchIndex: null, carrierId: null };
+  }
+
+  const rows = (ids: string[]) =>
+    dataSource.query<{ id: string; status: string; tx_hash: string | null }[]>(
+      `SELECT id, status, tx_hash FROM operations WHERE id = ANY($1::uuid[]) ORDER BY batch_index`,
+      [ids],
+    );
+
+  const signEvm = (operation: OperationEntity, txHash: string, nonce: bigint) =>
+    dataSource.transaction((manager) =>
+      operations.markSignedMany(
+        scopeOf(manager),
+        [{ id: operation.id, nonce, signedTx: `0xbytes-${txHash}`, txHash }],
+        FEES,
+      ),
+    );
+
+  it('gives an entry to one carrier only', async () => {
+    const { batch, members } = await batchOf(4);
+    const ids = members.map((member) => member.id);
+    expect(await batches.insertCarrier(scope(), carrierOf(batch.id, members), ids)).toBe(true);
+    // Another carrier of two of them is refused (its caller rolls the carrier back).
+    const second = carrierOf(batch.id, members.slice(0, 2));
+    expect(await batches.insertCarrier(scope(), second, ids.slice(0, 2))).toBe(false);
+    expect(await batches.unpacked(batch.id, 0, 10)).toEqual([]);
+  });
+
+  it('makes carried entries follow their carrier: its transactions carry them, its status is theirs', async () => {
+    const { batch, members } = await batchOf(3);
+    const ids = members.map((member) => member.id);
+    const carrier = carrierOf(batch.id, members);
+    await batches.insertCarrier(scope(), carrier, ids);
+
+    await signEvm(carrier, '0xfirst', 7n);
+    expect(await rows(ids)).toEqual(
+      ids.map((id) => ({ id, status: 'signed', tx_hash: '0xfirst' })),
+    );
+    const items = await dataSource.query<{ item: number; operation_id: string }[]>(
+      `SELECT item, operation_id FROM operation_transactions WHERE tx_hash = '0xfirst' ORDER BY item`,
+    );
+    expect(items).toEqual([
+      { item: 0, operation_id: carrier.id },
+      ...ids.map((id, i) => ({ item: i + 1, operation_id: id })),
+    ]);
+
+    await operations.markSubmitted(carrier.id);
+    expect((await rows(ids)).map((row) => row.status)).toEqual([
+      'submitted',
+      'submitted',
+      'submitted',
+    ]);
+
+    // A fee bump: a new version, which carries them too.
+    expect(
+      await operations.replaceSigned(carrier.id, '0xfirst', {
+        signedTx: '0xbytes-second',
+        txHash: '0xsecond',
+        fees: FEES,
+      }),
+    ).toBe(true);
+    expect(await rows(ids)).toEqual(
+      ids.map((id) => ({ id, status: 'signed', tx_hash: '0xsecond' })),
+    );
+
+    // Its nonce taken by a stranger: queued again, and so are they, with no transaction.
+    await operations.releaseSigned(scope(), carrier.id);
+    expect(await rows(ids)).toEqual(ids.map((id) => ({ id, status: 'queued', tx_hash: null })));
+
+    // One managed-key use audited per transaction, not per entry.
+    const [{ audited }] = await dataSource.query<{ audited: number }[]>(
+      `SELECT count(*)::int AS audited FROM audit_events
+       WHERE details->>'tx' IN ('0xfirst', '0xsecond')`,
+    );
+    expect(audited).toBe(2);
+  });
+
+  it('never signs a carried entry alone, on either family', async () => {
+    const { batch, members } = await batchOf(2);
+    await batches.insertCarrier(scope(), carrierOf(batch.id, members), [members[0].id]);
+    const locked = await dataSource.transaction((manager) =>
+      operations.lockQueued(scopeOf(manager), [members[0].id, members[1].id]),
+    );
+    expect([...locked]).toEqual([members[1].id]);
+    await signEvm(members[0], '0xalone', 1n);
+    expect(
+      await solanaOperations.markSigned(members[0].id, {
+        signedTx: 'wire',
+        txHash: 'alone-signature',
+        lastValidBlockHeight: 10n,
+        fees: {},
+      }),
+    ).toBe(false);
+    expect((await rows([members[0].id]))[0]).toMatchObject({ status: 'queued', tx_hash: null });
+  });
+
+  it('announces an entry only when it settles, never a carrier, and closes the batch at the last', async () => {
+    const { batch, members } = await batchOf(2);
+    const carrier = carrierOf(batch.id, members);
+    await batches.insertCarrier(
+      scope(),
+      carrier,
+      members.map((member) => member.id),
+    );
+    await signEvm(carrier, '0xannounced', 9n);
+    await operations.markSubmitted(carrier.id);
+    await dataSource.transaction(async (manager) => {
+      const inner = scopeOf(manager);
+      await batches.lock(inner, batch.id);
+      await batches.settleMembers(
+        inner,
+        [
+          { id: carrier.id, outcome: { items: [{}, {}] } },
+          { id: members[0].id, outcome: {} },
+          { id: members[1].id, error: { code: 'CONFLICT', message: 'no' } },
+        ],
+        '0xannounced',
+      );
+      const closed = await batches.completeIfSettled(inner, batch.id);
+      expect(closed).toMatchObject({ id: batch.id, status: 'completed_with_failures' });
+    });
+    const events = await dataSource.query<{ operation_id: string; type: string }[]>(
+      `SELECT operation_id, type FROM account_events
+       WHERE operation_id = ANY($1::uuid[]) ORDER BY seq`,
+      [[carrier.id, ...members.map((member) => member.id)]],
+    );
+    expect(events).toEqual([
+      { operation_id: members[0].id, type: 'operation.confirmed' },
+      { operation_id: members[1].id, type: 'operation.failed' },
+    ]);
+    const counts = await batches.counts([batch.id]);
+    expect(counts.get(batch.id)).toEqual({ queued: 0, submitted: 0, confirmed: 1, failed: 1 });
+  });
+});

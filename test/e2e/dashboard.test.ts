@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Wallet } from 'ethers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OperationStatus } from '@app/common';
 import { createDataSource, OperationRepository, SettlementRepository } from '@app/database';
 import { startLocalChains, type LocalChains } from '@app/localnet';
+import { settledBatch } from '@test/support/airdrops';
 import { scopeOf } from '@test/support/work-scope';
 import { launchChromium } from '@test/support/browser';
 import { setEvmBalance } from '@test/support/chain-control';
@@ -117,6 +119,8 @@ describe('dashboard in a real browser', () => {
 
     await page.locator('#ops-empty').waitFor();
     expect(await page.locator('#ops-empty').textContent()).toBe('No operations yet.');
+    await page.locator('#airdrops-empty').waitFor();
+    expect(await page.locator('#airdrops-empty').textContent()).toBe('No airdrops yet.');
   });
 
   it('badges a wallet below its low-balance threshold, with the operations it has left', async () => {
@@ -576,6 +580,147 @@ describe('dashboard in a real browser', () => {
     } finally {
       await images.close();
     }
+  });
+
+  it('shows each airdrop with a progress bar that follows it to its end, and its failed entries', async () => {
+    const issued = await page.request.post(`${baseUrl}/account/api-keys`, {
+      data: { name: 'airdrops' },
+    });
+    const key = ((await issued.json()) as { data: { key: string } }).data.key;
+    const api = new HttpClient(baseUrl).with({ 'api-key': key });
+    const token = await api.post('/tokens', {
+      network: 'base',
+      name: 'Drop Coin',
+      symbol: 'DROP',
+      amount: '1000',
+      decimals: 0,
+    });
+    expect(token.body).toMatchObject({ success: true });
+    const mint: string = token.body.data.mint_address;
+    const recipients = Array.from({ length: 20 }, () => Wallet.createRandom().address);
+    const entries = recipients.map((recipient, i) => ({ recipient, amount: String(i + 1) }));
+    /** The batches the page asked GET /batches/{id} for, in order. */
+    const polled: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const match = /^\/batches\/([^/]+)$/.exec(new URL(request.url()).pathname);
+      if (match) polled.push(match[1]);
+    };
+    page.on('request', onRequest);
+    const card = page.locator('section[aria-labelledby="airdrops-title"]');
+
+    // One that completes, shown at once: the page follows it if it is still open.
+    const whole = await api.post(`/tokens/${mint}/airdrop`, { recipients: entries });
+    expect(whole.status).toBe(202);
+    const wholeId: string = whole.body.data.batch_id;
+    await card.getByRole('button', { name: 'Refresh' }).click();
+    const wholeRow = card.locator(`#airdrops-body tr[data-batch-id="${wholeId}"]`);
+    const wholeBar = wholeRow.getByRole('progressbar', { name: /^Progress of the token\.airdrop/ });
+    await wholeRow.locator('[role="progressbar"][aria-valuenow="20"]').waitFor();
+    expect(await wholeBar.getAttribute('aria-valuemax')).toBe('20');
+    expect(await wholeBar.getAttribute('aria-valuetext')).toBe('20 of 20 confirmed');
+    expect(await wholeRow.locator('.progress-text').textContent()).toBe('20 of 20 confirmed');
+    expect(await wholeRow.locator('.badge').textContent()).toBe('completed');
+    expect(await wholeRow.textContent()).toMatch(/token\.airdrop.*base/);
+    expect(await wholeRow.getByRole('button', { name: /Failed entries/ }).count()).toBe(0);
+
+    // One with a bad entry: the supply already minted plus 2^256 - 1 overflows, so the chain
+    // reverts entry 7's mint (its carrier is split until it stands alone) and the rest land.
+    const overflowing = entries.map((entry, i) =>
+      i === 7 ? { ...entry, amount: (2n ** 256n - 1n).toString() } : entry,
+    );
+    const partial = await api.post(`/tokens/${mint}/airdrop`, { recipients: overflowing });
+    expect(partial.status).toBe(202);
+    const partialId: string = partial.body.data.batch_id;
+    expect(await settledBatch(api, partialId)).toMatchObject({
+      status: 'completed_with_failures',
+      counts: { queued: 0, submitted: 0, confirmed: 19, failed: 1 },
+    });
+
+    // The list as it stood while that one ran, a batch a page: the page follows the open one
+    // with GET /batches/{id} (the real, settled view) and leaves the settled one alone.
+    const cursors: (string | null)[] = [];
+    await page.route('**/account/batches?*', async (route) => {
+      const url = new URL(route.request().url());
+      const cursor = url.searchParams.get('cursor');
+      cursors.push(cursor);
+      url.searchParams.delete('cursor');
+      const real = (await (await route.fetch({ url: url.toString() })).json()) as {
+        data: { batches: object[] };
+      };
+      const [newest, older] = real.data.batches;
+      const counts = { queued: 8, submitted: 2, confirmed: 9, failed: 1 };
+      const running = { ...newest, status: 'running', counts, completed_at: undefined };
+      const data = cursor
+        ? { batches: [older], next_cursor: null }
+        : { batches: [running], next_cursor: 'page/2' };
+      await route.fulfill({ json: { success: true, data, message: 'Batches.' } });
+    });
+    polled.length = 0;
+    await page.reload();
+    const partialRow = card.locator(`#airdrops-body tr[data-batch-id="${partialId}"]`);
+    const partialBar = partialRow.getByRole('progressbar');
+    await partialRow.waitFor();
+    expect(await partialBar.getAttribute('aria-valuetext')).toBe('9 of 20 confirmed, 1 failed');
+    expect(await partialBar.getAttribute('aria-valuenow')).toBe('10');
+    expect(await partialRow.locator('.badge').textContent()).toBe('running');
+    expect(await wholeRow.count()).toBe(0);
+    await card.getByRole('button', { name: 'More' }).click();
+    await wholeRow.waitFor();
+    expect(await card.getByRole('button', { name: 'More' }).isHidden()).toBe(true);
+    expect(cursors).toEqual([null, 'page/2']);
+
+    await partialRow.locator('[role="progressbar"][aria-valuenow="20"]').waitFor();
+    expect(await partialBar.getAttribute('aria-valuemax')).toBe('20');
+    expect(await partialBar.getAttribute('aria-valuetext')).toBe('19 of 20 confirmed, 1 failed');
+    expect(await partialRow.locator('.progress-text').textContent()).toBe(
+      '19 of 20 confirmed, 1 failed',
+    );
+    expect(await partialRow.locator('.badge').textContent()).toBe('completed with failures');
+    await page
+      .getByRole('status')
+      .getByText('Airdrop completed with failures: 19 of 20 confirmed, 1 failed.')
+      .waitFor();
+    // Settled: asked no more (a poll is due every 2.5 s while open), and the other never.
+    await page.waitForTimeout(4_000);
+    expect(polled).toEqual([partialId]);
+    page.off('request', onRequest);
+
+    await partialRow.getByRole('button', { name: /^Failed entries of the token\.airdrop/ }).click();
+    const failures = card.locator('#airdrop-failures');
+    const failed = failures.locator('#failures-body tr');
+    await failed.first().waitFor();
+    expect(await page.evaluate('document.activeElement?.id')).toBe('failures-title');
+    expect(await failures.getByRole('heading', { level: 3 }).textContent()).toMatch(
+      /^Failed entries of the token\.airdrop of .* \(19 of 20 confirmed, 1 failed\)$/,
+    );
+    expect(await failed.count()).toBe(1);
+    expect(await failed.first().getAttribute('data-index')).toBe('7');
+    expect(await failed.first().locator('td').first().textContent()).toBe('#7');
+    expect(await failed.first().locator('code').textContent()).toBe(recipients[7]);
+    expect(await failed.first().locator('td.error-text').textContent()).toMatch(
+      /^Bad gateway: The contract reverted the transaction/,
+    );
+    mkdirSync(RESULTS, { recursive: true });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(RESULTS, 'dashboard-airdrops.png'), fullPage: true });
+
+    const operationId = await failed.first().getAttribute('data-operation-id');
+    await failed.first().getByRole('button', { name: 'Details of entry #7' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByRole('heading', { level: 2 }).textContent()).toBe(
+      `token.mint · ${operationId}`,
+    );
+    expect(await dialog.locator('.facts').textContent()).toContain('failed');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await failures.getByRole('button', { name: 'Hide' }).click();
+    expect(await failures.isHidden()).toBe(true);
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toMatch(
+      /^Failed entries of the token\.airdrop/,
+    );
+    await page.unroute('**/account/batches?*');
   });
 
   it('lists a wallet whose chain is down with no balance instead of failing', async () => {

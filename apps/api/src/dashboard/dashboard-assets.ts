@@ -19,6 +19,7 @@ const FILES: Readonly<Record<string, string>> = {
   'webhooks.js': 'text/javascript; charset=utf-8',
   'explorer.js': 'text/javascript; charset=utf-8',
   'assets.js': 'text/javascript; charset=utf-8',
+  'airdrops.js': 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -177,3 +177,53 @@ export function copyOnClick(trigger, text, label, field) {
     );
   });
 }
+
+// ---- Paged tables -----------------------------------------------------------------------------
+
+/**
+ * A table of the account's records, newest first, a page at a time (`next_cursor` is opaque),
+ * made of the elements `${prefix}-table`, `-body`, `-empty`, `-error` and `-more`. A 404 means
+ * this deployment has no such endpoint yet: there is nothing to show.
+ * @template T
+ * @param {string} prefix
+ * @param {string | (() => string)} path a function when it depends on what is shown
+ * @param {(data: unknown) => { items: T[], next_cursor: string | null }} pageOf
+ * @param {(item: T) => HTMLElement} rowOf
+ * @param {{ filters?: () => string, sessionEnded: (error: unknown) => boolean,
+ *   pageSize?: number }} options `filters`: more query parameters, each as `&name=value`;
+ *   `sessionEnded`: true when the error was a 401 it has dealt with
+ * @returns {(first: boolean) => Promise<void>}
+ */
+export function pagedTable(prefix, path, pageOf, rowOf, options) {
+  const { filters = () => '', sessionEnded, pageSize = 20 } = options;
+  /** @type {string | null} */
+  let nextCursor = null;
+  return async (first) => {
+    const more = button(`${prefix}-more`);
+    const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
+    const base = typeof path === 'string' ? path : path();
+    const url = `${base}?limit=${pageSize}${filters()}${cursor}`;
+    showError(`${prefix}-error`);
+    try {
+      const page = pageOf(await (first ? api('GET', url) : busy(more, () => api('GET', url))));
+      const body = $(`${prefix}-body`);
+      const rows = page.items.map(rowOf);
+      if (first) body.replaceChildren(...rows);
+      else body.append(...rows);
+      nextCursor = page.next_cursor;
+      const any = body.children.length > 0;
+      $(`${prefix}-table`).hidden = !any;
+      $(`${prefix}-empty`).hidden = any;
+      more.hidden = !nextCursor;
+    } catch (error) {
+      if (sessionEnded(error)) return;
+      if (first && error instanceof ApiError && error.status === 404) {
+        $(`${prefix}-table`).hidden = true;
+        $(`${prefix}-empty`).hidden = false;
+        more.hidden = true;
+        return;
+      }
+      showError(`${prefix}-error`, error);
+    }
+  };
+}

@@ -17,10 +17,12 @@ import {
   formatTime,
   input,
   messageOf,
+  pagedTable,
   shorten,
   showError,
   timeCell,
 } from './dashboard-kit.js';
+import { clearAirdrops, loadAirdrops, setUpAirdrops } from './airdrops.js';
 import { loadAssets, setUpAssets } from './assets.js';
 import { explorerLink, loadExplorers } from './explorer.js';
 import { operationDetail } from './operation-detail.js';
@@ -45,7 +47,6 @@ import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
  * @typedef {import('./operation-detail.js').OperationDetail} OperationDetail
  */
 
-const PAGE_SIZE = 20;
 /** The networks of the spec (libs/config NETWORKS, checked by dashboard-assets.spec.ts). */
 const NETWORKS = [
   'solana',
@@ -83,6 +84,7 @@ function showSignedOut(message, moveFocus = true) {
   $('signed-out').hidden = false;
   hideNewKey();
   clearWebhooks();
+  clearAirdrops();
   if (message) announce(message);
   if (moveFocus) $('signed-out-title').focus();
 }
@@ -105,6 +107,7 @@ function showSignedIn(account, message) {
   void loadKeys();
   void loadWallets();
   void loadOperations(true);
+  void loadAirdrops(true);
   void loadActivity(true);
   void loadUsage();
   void loadWebhooks();
@@ -286,52 +289,6 @@ function operationsLeft(wallet) {
   });
 }
 
-// ---- Paged lists (operations, activity) ------------------------------------------------------
-
-/**
- * A table of the account's records, newest first, a page at a time (`next_cursor` is opaque),
- * made of the elements `${prefix}-table`, `-body`, `-empty`, `-error` and `-more`. A 404 means
- * this deployment has no such endpoint yet: there is nothing to show.
- * @template T
- * @param {string} prefix
- * @param {string} path
- * @param {(data: unknown) => { items: T[], next_cursor: string | null }} pageOf
- * @param {(item: T) => HTMLElement} rowOf
- * @param {() => string} [filters] more query parameters, each as `&name=value`
- * @returns {(first: boolean) => Promise<void>}
- */
-function pagedTable(prefix, path, pageOf, rowOf, filters = () => '') {
-  /** @type {string | null} */
-  let nextCursor = null;
-  return async (first) => {
-    const more = button(`${prefix}-more`);
-    const cursor = !first && nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : '';
-    const url = `${path}?limit=${PAGE_SIZE}${filters()}${cursor}`;
-    showError(`${prefix}-error`);
-    try {
-      const page = pageOf(await (first ? api('GET', url) : busy(more, () => api('GET', url))));
-      const body = $(`${prefix}-body`);
-      const rows = page.items.map(rowOf);
-      if (first) body.replaceChildren(...rows);
-      else body.append(...rows);
-      nextCursor = page.next_cursor;
-      const any = body.children.length > 0;
-      $(`${prefix}-table`).hidden = !any;
-      $(`${prefix}-empty`).hidden = any;
-      more.hidden = !nextCursor;
-    } catch (error) {
-      if (sessionEnded(error)) return;
-      if (first && error instanceof ApiError && error.status === 404) {
-        $(`${prefix}-table`).hidden = true;
-        $(`${prefix}-empty`).hidden = false;
-        more.hidden = true;
-        return;
-      }
-      showError(`${prefix}-error`, error);
-    }
-  };
-}
-
 /** @param {string} value */
 function txCode(value) {
   return el('code', { class: 'tx', title: value, text: shorten(value, 8) });
@@ -411,7 +368,7 @@ const loadOperations = pagedTable(
     return { items: page.operations, next_cursor: page.next_cursor };
   },
   operationRow,
-  operationFilters,
+  { filters: operationFilters, sessionEnded },
 );
 
 // ---- Usage -----------------------------------------------------------------------------------
@@ -519,6 +476,7 @@ const loadActivity = pagedTable(
     return { items: page.entries, next_cursor: page.next_cursor };
   },
   auditRow,
+  { sessionEnded },
 );
 
 // ---- Sign in, create an account, sign out -----------------------------------------------------
@@ -578,6 +536,7 @@ async function start() {
   );
   setUpWebhooks({ sessionEnded });
   setUpAssets({ sessionEnded });
+  setUpAirdrops({ sessionEnded, showOperation });
   await loadExplorers();
   byId('ops-filter', HTMLFormElement).addEventListener('change', () => void loadOperations(true));
   button('usage-week').addEventListener('click', () => showUsage('week'));

@@ -3,8 +3,8 @@
  * WebSocket server over an in-process litesvm, so the service runs against real RPC endpoints
  * without a validator binary or network access. `npm run localnet` starts both; test suites call
  * `startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0 })` and `stop()` when done.
- * With REALISTIC_CHAINS (interval mining, slot-bound landing, RPC latency) they behave like a
- * public network for benchmarks.
+ * With REALISTIC_CHAINS (interval mining, slot-bound landing, RPC latency, a per-sender cap on
+ * pending EVM transactions) they behave like a public network for benchmarks.
  */
 export {
   QUICK_CHAIN_SWEEP_MS,
@@ -18,3 +18,10 @@ export { resetLocalState, type LocalState } from './fresh-start';
 export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil';
 export { startSolanaRpc, type SolanaRpcHandle, type SolanaRpcOptions } from './solana/solana-rpc';
 export { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy';
+export {
+  ACCOUNT_LIMIT_CODE,
+  accountLimitMessage,
+  startSenderCapProxy,
+  type SenderCapProxy,
+  type SenderCapProxyOptions,
+} from './sender-cap-proxy';

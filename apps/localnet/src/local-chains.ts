@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnvil } from './anvil';
 import { sweepEvmPool } from './evm-pool-sweeper';
+import { startSenderCapProxy, type SenderCapProxy } from './sender-cap-proxy';
 import { startSolanaRpc } from './solana/solana-rpc';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
@@ -28,6 +29,14 @@ export interface LocalChainsOptions {
    * reached through a latency proxy, whose URLs are the ones returned.
    */
   rpcLatencyMs?: number;
+  /**
+   * How many pending transactions one EVM sender may have, as public nodes cap it: a send past
+   * it is refused in geth's words ("account limit exceeded: pooled N txs", see
+   * sender-cap-proxy.ts), a replacement of a pending nonce still taken. anvil is then reached
+   * through a JSON-RPC proxy that enforces it (behind the latency proxy when both are on).
+   * 0 or unset: no cap, as anvil alone.
+   */
+  evmSenderPendingCap?: number;
 }
 
 export interface LocalChains {
@@ -39,13 +48,15 @@ export interface LocalChains {
 
 /**
  * A chain that behaves like a public network for benchmarks: 1 s EVM blocks, 400 ms Solana slots
- * whose transactions land when the slot ends, and 30 ms of RPC round trip.
+ * whose transactions land when the slot ends, 30 ms of RPC round trip, and at most 64 pending
+ * transactions per EVM sender, as public nodes cap one sender (see evmSenderPendingCap).
  */
 export const REALISTIC_CHAINS = {
   evmBlockTimeSeconds: 1,
   slotMs: 400,
   solanaLandAtSlotBoundary: true,
   rpcLatencyMs: 30,
+  evmSenderPendingCap: 64,
 } as const satisfies LocalChainsOptions;
 
 export const ANVIL_STATE_FILE = 'anvil-state.json';
@@ -85,31 +96,38 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
     );
     throw anvil.status === 'rejected' ? anvil.reason : (solana as PromiseRejectedResult).reason;
   }
+  // The sweeper and the cap proxy talk to anvil itself: the latency is the service's link only.
   const sweeper = opts.evmBlockTimeSeconds
     ? undefined
     : sweepEvmPool(anvil.value.url, QUICK_CHAIN_SWEEP_MS);
-  const direct = {
-    evmRpcUrl: anvil.value.url,
-    solanaRpcUrl: solana.value.rpcUrl,
-    solanaWsUrl: solana.value.wsUrl,
-  };
+  let capProxy: SenderCapProxy | undefined;
   let proxies: Awaited<ReturnType<typeof latencyProxies>> | undefined;
   try {
+    if (opts.evmSenderPendingCap) {
+      capProxy = await startSenderCapProxy(anvil.value.url, { cap: opts.evmSenderPendingCap });
+    }
+    const direct = {
+      evmRpcUrl: capProxy?.url ?? anvil.value.url,
+      solanaRpcUrl: solana.value.rpcUrl,
+      solanaWsUrl: solana.value.wsUrl,
+    };
     if (opts.rpcLatencyMs) proxies = await latencyProxies(direct, opts.rpcLatencyMs);
   } catch (err) {
     sweeper?.stop();
+    await capProxy?.close();
     await Promise.all([anvil.value.stop(), solana.value.stop()]);
     throw err;
   }
   let stopping: Promise<void> | undefined;
   return {
-    evmRpcUrl: proxies?.evmRpc.url ?? direct.evmRpcUrl,
-    solanaRpcUrl: proxies?.solanaRpc.url ?? direct.solanaRpcUrl,
-    solanaWsUrl: proxies?.solanaWs.url ?? direct.solanaWsUrl,
+    evmRpcUrl: proxies?.evmRpc.url ?? capProxy?.url ?? anvil.value.url,
+    solanaRpcUrl: proxies?.solanaRpc.url ?? solana.value.rpcUrl,
+    solanaWsUrl: proxies?.solanaWs.url ?? solana.value.wsUrl,
     stop: () =>
       (stopping ??= (async () => {
         sweeper?.stop();
         await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
+        await capProxy?.close();
         await Promise.all([anvil.value.stop(), solana.value.stop()]);
       })()),
   };

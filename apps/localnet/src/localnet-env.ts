@@ -19,6 +19,11 @@ export function chainBehaviourFromEnv(env: NodeJS.ProcessEnv): LocalChainsOption
       preset.solanaLandAtSlotBoundary ?? false,
     ),
     rpcLatencyMs: intFromEnv(env, 'LOCALNET_RPC_LATENCY_MS', preset.rpcLatencyMs ?? 0),
+    evmSenderPendingCap: intFromEnv(
+      env,
+      'LOCALNET_EVM_SENDER_CAP',
+      preset.evmSenderPendingCap ?? 0,
+    ),
   };
 }
 
@@ -31,6 +36,11 @@ export function describeChainBehaviour(opts: LocalChainsOptions): string[] {
     `Solana: ${opts.slotMs ?? 400} ms slots, transactions ${
       opts.solanaLandAtSlotBoundary ? 'land when their slot ends' : 'final at once'
     }`,
+    ...(opts.evmSenderPendingCap
+      ? [
+          `EVM: at most ${opts.evmSenderPendingCap} pending transactions per sender (more: "account limit exceeded", as geth)`,
+        ]
+      : []),
     ...(opts.rpcLatencyMs ? [`RPC latency: +${opts.rpcLatencyMs} ms round trip (proxy)`] : []),
   ];
 }

@@ -46,6 +46,15 @@ describe('classifyRefusal', () => {
     }
   });
 
+  it("reads geth's limit on one sender's pending transactions as a pool limit, not a refusal", () => {
+    for (const message of [
+      'account limit exceeded: pooled 64 txs',
+      'in-flight transaction limit reached for delegated accounts',
+    ]) {
+      expect(classifyRefusal(message)).toEqual({ kind: 'pool-limit', message });
+    }
+  });
+
   it('reads a full pool as a price refusal: a better-paying version would be taken', () => {
     expect(classifyRefusal('txpool is full')).toMatchObject({ kind: 'underpriced' });
   });

@@ -15,6 +15,12 @@ export type BroadcastResult =
    */
   | { kind: 'insufficient-funds'; message: string }
   /**
+   * The node holds as many of the sender's pending transactions as it takes from one sender:
+   * nothing is wrong with this one, and the node takes it once earlier ones are mined. Its
+   * bytes are sent again then, neither re-priced nor given up.
+   */
+  | { kind: 'pool-limit'; message: string }
+  /**
    * Refused for good: it will never land as it is. `unrecognised` when the words are none this
    * classifier knows (counted, so they can be found and taught).
    */
@@ -40,6 +46,16 @@ const PERMANENT_REFUSALS = [
   'nonce max',
 ];
 
+/**
+ * geth's words for a sender over a pool's limit on one account (go-ethereum core/txpool/
+ * errors.go): `ErrAccountLimitExceeded`, "account limit exceeded: pooled N txs" (a new nonce
+ * past the account's slots, core/txpool/validation.go), and `ErrInflightTxLimitReached`, "in-flight
+ * transaction limit reached for delegated accounts" (an EIP-7702 delegated account holds one
+ * pending transaction at a time, core/txpool/legacypool/legacypool.go). Both take a replacement
+ * of a pending nonce, and a new one once the pending ones are mined.
+ */
+const POOL_LIMITS = ['account limit exceeded', 'in-flight transaction limit reached'];
+
 /** geth (and bor, Polygon's fork) naming the tip it asks: "... minimum needed 25000000000". */
 const MINIMUM_TIP = /minimum needed (\d+)/i;
 
@@ -59,6 +75,7 @@ export function classifyRefusal(message: string): BroadcastResult {
   if (text.includes('nonce too low') || text.includes('replacement transaction underpriced')) {
     return { kind: 'nonce-used' };
   }
+  if (POOL_LIMITS.some((words) => text.includes(words))) return { kind: 'pool-limit', message };
   // geth: "insufficient funds for gas * price + value" (anvil capitalises it) and "insufficient
   // funds for intrinsic transaction cost"; Erigon and Nethermind ("InsufficientFunds") alike.
   if (text.includes('insufficient funds') || text.includes('insufficientfunds')) {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { METRICS, boundedText, clamp } from '@app/common';
 import { APP_CONFIG, type AppConfig, type EvmNetwork } from '@app/config';
 import {
@@ -6,6 +6,7 @@ import {
   EvmInclusionWatcher,
   evmOutcome,
   planEvmCall,
+  type BroadcastResult,
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
@@ -32,6 +33,12 @@ const GAP_LOOK_AFTER_MS = 2_000;
 /** Waited this long without a receipt, an operation says so once (where its wallet stands). */
 const SLOW_RECEIPT_MS = 15_000;
 const REFUSAL_LOGGED_MAX = 300;
+/** At most this many of a held wallet's transactions are sent again after a block. */
+const HELD_RESEND_MAX = 200;
+/** How long a held wallet's loop waits for the next block before it looks again. */
+const HELD_BLOCK_WAIT_MS = 5_000;
+/** Looks without a new block after which a held wallet's loop ends (its checks send again). */
+const HELD_IDLE_LOOKS = 12;
 
 /** What the wait for an operation's receipt keeps from one round of its check to the next. */
 interface ReceiptWait {
@@ -45,6 +52,11 @@ interface ReceiptWait {
   saidSlow: boolean;
   /** Why the node last refused the stored bytes, if it did: said with the wait's outcome. */
   refusal: string;
+  /**
+   * The node refused the bytes for its limit on one sender's pending transactions, and has not
+   * taken them since: its wallet's loop sends them again after each block (see HeldWallets).
+   */
+  held?: boolean;
 }
 
 /**
@@ -59,8 +71,11 @@ interface ReceiptWait {
  * operation signed anew with another nonce.
  */
 @Injectable()
-export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> {
+export class EvmLifecycle
+  implements TransactionLifecycle<EvmNetworkDefinition>, OnApplicationShutdown
+{
   private readonly logger = new Logger(EvmLifecycle.name);
+  private readonly heldWallets: HeldWallets;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,7 +86,13 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     private readonly inclusion: EvmInclusionWatcher,
     private readonly gaps: EvmNonceGaps,
     private readonly unfunded: EvmUnfundedOperations,
-  ) {}
+  ) {
+    this.heldWallets = new HeldWallets(evm, operations, inclusion, this.logger);
+  }
+
+  onApplicationShutdown(): void {
+    this.heldWallets.stop();
+  }
 
   /**
    * By wallet: seen refused for funds by this process (and not accepted since): its waiting
@@ -239,7 +260,10 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     }
     try {
       do {
-        if (Date.now() - wait.startedAt >= GAP_LOOK_AFTER_MS)
+        if (wait.held) await this.followHeld(network, operation, wait);
+        // Held back by the pool limit, the node's pending count stands below it by design: not
+        // a gap to close (the wallet's loop sends its lowest nonces again after each block).
+        if (!wait.held && Date.now() - wait.startedAt >= GAP_LOOK_AFTER_MS)
           await this.gaps.healBelow(network, operation);
         if (!wait.saidSlow && Date.now() - wait.startedAt >= SLOW_RECEIPT_MS) {
           wait.saidSlow = true;
@@ -271,9 +295,19 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
           this.unfundedWallets.delete(wallet);
           if (result.kind === 'accepted') await this.operations.markSubmitted(operation.id);
           wait.refusal =
-            result.kind === 'rejected' || result.kind === 'underpriced'
+            result.kind === 'rejected' ||
+            result.kind === 'underpriced' ||
+            result.kind === 'pool-limit'
               ? `; the node refuses it: ${boundedText(result.message, REFUSAL_LOGGED_MAX)}`
               : '';
+          wait.held = result.kind === 'pool-limit';
+          if (wait.held) {
+            // The node holds as many of the wallet's transactions as it takes from one sender.
+            // These bytes are fine: not failed, not re-priced (they wait in no pool), sent again
+            // after the next block with the wallet's others, lowest nonce first.
+            wait.waitingSince = Date.now();
+            this.heldWallets.hold(network, operation.signer);
+          }
           // Refused for its price: signed again at fees the node takes, now rather than after
           // EVM_REPLACE_AFTER_MS (at most once a re-send interval, so a node that names no
           // figure does not drive the fees to the ceiling at once).
@@ -304,6 +338,28 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
       );
     } finally {
       watch.cancel();
+    }
+  }
+
+  /**
+   * A held transaction, told what the node answered its bytes in its wallet's loop: taken, it
+   * waits in the pool from now on; still refused, it waits in none (no re-pricing). With no
+   * loop running (it ended), its bytes are sent at once, and a refusal starts the loop again.
+   */
+  private async followHeld(
+    network: EvmNetworkDefinition,
+    operation: OperationEntity,
+    wait: ReceiptWait,
+  ): Promise<void> {
+    const answer = this.heldWallets.answer(network, operation.signer, operation.signedTx!);
+    if (answer === null) {
+      wait.lastSentAt = 0;
+    } else if (answer === undefined || answer.kind === 'pool-limit') {
+      wait.waitingSince = Date.now();
+    } else {
+      wait.held = false;
+      wait.waitingSince = Date.now();
+      if (answer.kind === 'accepted') await this.operations.markSubmitted(operation.id);
     }
   }
 
@@ -366,6 +422,92 @@ export class EvmLifecycle implements TransactionLifecycle<EvmNetworkDefinition> 
     const operation = await this.operations.findById(id);
     if (!operation) throw new Error(`Operation ${id} vanished`);
     return operation;
+  }
+}
+
+/**
+ * Wallets a node holds back for its limit on one sender's pending transactions (a `pool-limit`
+ * refusal), each with a loop in this process. A node mines a wallet's transactions in nonce
+ * order and takes only so many of them at once, so after each block it takes the next few: the
+ * lowest nonces, which a re-send timer per transaction would leave waiting while a later one
+ * was sent. After every block, the loop sends the wallet's in-flight bytes from its mined nonce
+ * on, lowest first, in one batch, whether their checks run or are parked, until the node
+ * refuses none of them; the checks read its answers (`answer`).
+ */
+class HeldWallets {
+  private readonly loops = new Map<string, { answers: Map<string, BroadcastResult> }>();
+  private stopped = false;
+
+  constructor(
+    private readonly evm: EvmAdapter,
+    private readonly operations: OperationRepository,
+    private readonly inclusion: EvmInclusionWatcher,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the wallet's loop unless it runs. */
+  hold(network: EvmNetworkDefinition, address: string): void {
+    const wallet = walletKey(network, address);
+    if (this.loops.has(wallet) || this.stopped) return;
+    const loop = { answers: new Map<string, BroadcastResult>() };
+    this.loops.set(wallet, loop);
+    void this.run(network, address, loop)
+      .catch((error) =>
+        // The node away: the checks send their own bytes again, and a refusal starts it anew.
+        this.logger.warn(
+          `Re-sends of ${address}'s held transactions on ${network.network} stopped: ${boundedText(error, REFUSAL_LOGGED_MAX)}`,
+        ),
+      )
+      .finally(() => this.loops.delete(wallet));
+  }
+
+  /**
+   * The node's answer to these bytes in the wallet's loop: undefined when they have not been
+   * sent there (yet), null when no loop runs for the wallet.
+   */
+  answer(
+    network: EvmNetworkDefinition,
+    address: string,
+    signedTx: string,
+  ): BroadcastResult | undefined | null {
+    const loop = this.loops.get(walletKey(network, address));
+    return loop ? loop.answers.get(signedTx) : null;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async run(
+    network: EvmNetworkDefinition,
+    address: string,
+    loop: { answers: Map<string, BroadcastResult> },
+  ): Promise<void> {
+    let head = await this.evm.blockNumber(network);
+    for (let idle = 0; !this.stopped && idle < HELD_IDLE_LOOKS;) {
+      if (!(await this.inclusion.untilHeight(network, head + 1, HELD_BLOCK_WAIT_MS))) {
+        idle++;
+        continue;
+      }
+      idle = 0;
+      const [now, mined, inFlight] = await Promise.all([
+        this.evm.blockNumber(network),
+        this.evm.minedNonce(network, address),
+        this.operations.findInFlight(
+          this.operations.outsideTransaction(),
+          network.chainKey,
+          address,
+        ),
+      ]);
+      head = now;
+      const sends = inFlight
+        .filter((operation) => operation.signedTx && operation.nonce! >= mined)
+        .slice(0, HELD_RESEND_MAX)
+        .map((operation) => operation.signedTx!);
+      const results = await this.evm.broadcastMany(network, sends);
+      loop.answers = new Map(sends.map((signedTx, i) => [signedTx, results[i]]));
+      if (!results.some((result) => result.kind === 'pool-limit')) return;
+    }
   }
 }
 

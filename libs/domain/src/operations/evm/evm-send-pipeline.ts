@@ -253,14 +253,17 @@ export class EvmSendPipeline {
       // 'nonce-used': our bytes or others' hold this nonce; confirmation tells which.
       // 'underpriced': under what the node takes now, it keeps its nonce; confirmation signs it
       // again at fees the node takes (or waits for the base fee to come under the ceiling).
+      // 'pool-limit': the node holds as many of the wallet's transactions as it takes from one
+      // sender; it keeps its nonce and bytes, and confirmation sends them again after a block.
       item.done(undefined, stored(item, 'signed'));
     });
   }
 
   /**
    * The error a just-signed transaction's refusal fails its operation with, or null when the
-   * refusal leaves it waiting (a used nonce, a price). The node refusing it for funds means the
-   * wallet's balance moved between the read and the send (another sender, a drain): a 409.
+   * refusal leaves it waiting (a used nonce, a price, the node's limit on one sender's pending
+   * transactions). The node refusing it for funds means the wallet's balance moved between the
+   * read and the send (another sender, a drain): a 409.
    */
   private refusalOf(
     signer: WalletSigner,

@@ -1,13 +1,26 @@
 /**
- * The fault suite: token mints over EVM and Solana through the HTTP API while the worker is
- * SIGKILLed three times, Redis is flushed, Postgres restarts, one RPC endpoint per chain dies,
- * the EVM chain reorgs twice (its newest blocks replaced by empty ones, their transactions gone)
- * and the account's wallets are drained for a while (writes then fail as 409 or wait for funds);
- * then every recipient's balance is read from the chains, which tell whether each accepted mint
- * landed exactly once. Uses a Postgres and a Redis of its own (never the shared ones).
+ * The fault suite: token mints over EVM and Solana through the HTTP API, and beside them one
+ * token airdrop per chain, while the worker is SIGKILLed three times, Redis is flushed,
+ * Postgres restarts, one RPC endpoint per chain dies, the EVM chain reorgs twice (its newest
+ * blocks replaced by empty ones, their transactions gone) and the account's wallets are drained
+ * for a while (writes then fail as 409 or wait for funds); then every recipient's balance is
+ * read from the chains, which tell whether each accepted mint and each airdrop entry landed
+ * exactly once. Uses a Postgres and a Redis of its own (never the shared ones).
+ *
+ * The airdrops (POST /tokens/{mint}/airdrop, a token of their own on each chain, fresh
+ * recipients with distinct amounts) are sent first, with an Idempotency-Key, retried with it
+ * until accepted, then sent again right away and after settlement: each replay must answer the
+ * same batch. Their carriers are in flight while the faults strike (each fault records what was
+ * in flight). The verdict counts their lost and doubled entries apart from the single mints',
+ * and wants the batch `completed` with its counts and items as the chain has them; an entry the
+ * API reports failed is fine only if nothing of it landed.
  *
  * Run: npm run chaos
  *   CHAOS_MINTS=1000            mints in all, split evenly between EVM and Solana
+ *   CHAOS_AIRDROP_RECIPIENTS=500   entries of the airdrop on each chain (0: no airdrops)
+ *   CHAOS_AIRDROP_GAS_PERCENT=2    the service's AIRDROP_BLOCK_GAS_PERCENT (0: its default, 50):
+ *                               about 18 entries an EVM carrier, so that they ride through the
+ *                               run, instead of 2 transactions settled before most faults
  *   CHAOS_CONCURRENCY=24        mint requests in flight
  *   CHAOS_RPC_FAILOVER=1        two RPC endpoints per chain, one of each killed (0: one, none)
  *   CHAOS_REORG_DEPTH=2         blocks each EVM reorg replaces (0: no reorgs); the service then
@@ -17,30 +30,42 @@
  *   CHAOS_PG_DOWN_MS=3000       how long Postgres stays down
  *   CHAOS_DRAIN_MS=3000         how long the account's wallets stay empty (0: never drained)
  *   CHAOS_STALL_MS=90000        no progress for this long: the remaining faults strike at once
- * Exit code 1 when a mint was lost or doubled; figures in test-results/chaos.json.
+ * Exit code 1 when a mint or an airdrop entry was lost or doubled, or an airdrop broke another
+ * promise (its problems are printed); figures in test-results/chaos.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { getAddress, hexlify, randomBytes } from 'ethers';
-import { evmReader, queryDatabase } from '@test/support/chain-reads';
+import { evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { startOwnRedis } from '@test/support/own-redis';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { round, runConcurrently } from '../../bench/stats';
+import {
+  batchSettled,
+  followBatch,
+  plannedAirdrop,
+  refreshBatch,
+  replayAirdrop,
+  sendAirdropUntilAccepted,
+  type AirdropRequest,
+} from './airdrop-client';
 import { brokePromise } from './chaos-figures';
 import { printReport, writeServiceLogs } from './chaos-report';
-import { latencies, verdict } from './chaos-verdict';
+import { airdropVerdict, latencies, verdict } from './chaos-verdict';
 import { planFaults, runFaults, seededRandom, type Fault } from './fault-schedule';
 import {
   mintRequest,
   pollUnsettled,
   sendUntilAccepted,
   sleep,
+  type Chain,
   type MintRequest,
 } from './mint-client';
 import { startOwnPostgres } from './own-postgres';
 import { rpcEndpointPairs } from './rpc-endpoints';
+import { sampleQuery } from './sample-query';
 import { Supervisor } from './supervisor';
 import { drainWallets } from './wallet-drain';
 
@@ -49,6 +74,10 @@ const RESULTS = join(ROOT, 'test-results');
 
 const config = {
   mints: envInt('CHAOS_MINTS', 1000),
+  /** Recipients of the token airdrop on each chain family (0: no airdrop). */
+  airdropRecipients: envInt('CHAOS_AIRDROP_RECIPIENTS', 500),
+  /** AIRDROP_BLOCK_GAS_PERCENT of the service (0: its own default, 50). */
+  airdropGasPercent: envInt('CHAOS_AIRDROP_GAS_PERCENT', 2),
   concurrency: envInt('CHAOS_CONCURRENCY', 24),
   rpcFailover: process.env.CHAOS_RPC_FAILOVER !== '0',
   reorgDepth: envInt('CHAOS_REORG_DEPTH', 2),
@@ -90,6 +119,11 @@ async function main(): Promise<number> {
       ...rpc?.env,
       // A receipt a reorg can take away is not final: one block deeper than any reorg here.
       ...(config.reorgDepth > 0 && { EVM_CONFIRMATIONS_BASE: String(config.reorgDepth + 1) }),
+      // Small EVM carriers: at the service's 50 % of anvil's 30M-gas block, 500 entries go in
+      // two transactions, settled seconds after the airdrop is accepted, before most faults.
+      ...(config.airdropGasPercent > 0 && {
+        AIRDROP_BLOCK_GAS_PERCENT: String(config.airdropGasPercent),
+      }),
     },
     // The worker runs as one replica, restarted under its name after each kill (a StatefulSet
     // pod, a systemd unit): it takes its dead predecessor's shards at once. A killed worker
@@ -109,11 +143,26 @@ async function main(): Promise<number> {
   const { api, key: apiKey, account } = await newAccountClient(stack.http);
   const walletOf = (family: string) =>
     account.wallets.find((wallet) => wallet.network === family)!.public_key;
-  const tokens = {
-    evm: await createToken(api, 'base'),
-    solana: await createToken(api, 'solana'),
-  };
-  log(`tokens: ${JSON.stringify(tokens)}`);
+  // The airdrops mint tokens of their own, so that each token's supply accounts for one kind of
+  // write: the single mints' recipients hold all of one, the airdrop's all of the other.
+  const airdropping = config.airdropRecipients > 0;
+  const [evmToken, solanaToken, evmDrop, solanaDrop] = await Promise.all([
+    createToken(api, 'base', 'Chaos'),
+    createToken(api, 'solana', 'Chaos'),
+    ...(airdropping
+      ? [createToken(api, 'base', 'Chaos drop'), createToken(api, 'solana', 'Chaos drop')]
+      : []),
+  ]);
+  const tokens = { evm: evmToken, solana: solanaToken };
+  const airdrops: AirdropRequest[] = airdropping
+    ? [
+        plannedAirdrop('evm', evmDrop, config.airdropRecipients),
+        plannedAirdrop('solana', solanaDrop, config.airdropRecipients),
+      ]
+    : [];
+  log(
+    `tokens: ${JSON.stringify(tokens)}; airdrop tokens: ${airdrops.map((a) => a.token).join(', ')}`,
+  );
   const setupS = seconds(startedAt);
 
   const requests = plannedRequests(config.mints);
@@ -175,24 +224,65 @@ async function main(): Promise<number> {
     `seed ${config.seed}; schedule: ${plan.map((f) => `${f.name} @${Math.round(f.atProgress * 100)}%`).join(', ')}`,
   );
 
-  // Progress = (accepted + settled) / (2 x requests): the faults land over acceptance and
-  // settlement alike. Settled is counted in the database, cheaply, twice a second.
+  // Progress = (accepted + settled) / (2 x requests) of the single mints, plus the airdrop
+  // entries settled: the faults land over acceptance and settlement alike. Settled is counted in
+  // the database, cheaply, twice a second, with the airdrops' carriers still in flight.
   let accepted = 0;
   let settledInDb = 0;
+  const entries = { accepted: { evm: 0, solana: 0 }, settled: { evm: 0, solana: 0 } };
+  const carriersInFlight = { evm: 0, solana: 0 };
   let loadDone = false;
+  let sampling = false; // one sample at a time: a slow one is not piled onto
   const sampler = setInterval(() => {
-    queryDatabase<{ n: number }>(
+    if (sampling) return;
+    sampling = true;
+    void sampleQuery<{ solana: boolean; singles: number; entries: number; carriers: number }>(
       stack.services.databaseUrl,
-      `SELECT count(*)::int AS n FROM operations
-        WHERE kind = 'token.mint' AND status IN ('confirmed', 'failed')`,
-    ).then(
-      ([row]) => (settledInDb = row.n),
-      () => undefined, // Postgres is down: keep the last count.
-    );
+      `SELECT network = 'solana' AS solana,
+              count(*) FILTER (WHERE kind = 'token.mint' AND batch_id IS NULL
+                AND status IN ('confirmed', 'failed'))::int AS singles,
+              count(*) FILTER (WHERE kind = 'token.mint' AND batch_id IS NOT NULL
+                AND status IN ('confirmed', 'failed'))::int AS entries,
+              count(*) FILTER (WHERE kind = 'token.mintBatch'
+                AND status NOT IN ('confirmed', 'failed'))::int AS carriers
+         FROM operations WHERE kind IN ('token.mint', 'token.mintBatch') GROUP BY 1`,
+    )
+      .then(
+        (rows) => {
+          settledInDb = rows.reduce((sum, row) => sum + row.singles, 0);
+          for (const row of rows) {
+            const chain: Chain = row.solana ? 'solana' : 'evm';
+            entries.settled[chain] = row.entries;
+            carriersInFlight[chain] = row.carriers;
+          }
+        },
+        () => undefined, // Postgres is down: keep the last count.
+      )
+      .finally(() => (sampling = false));
   }, 500);
   cleanups.push({ name: 'sampler', run: async () => clearInterval(sampler) });
-  const progress = () => (accepted + settledInDb) / (2 * requests.length);
-  const finished = () => loadDone && settledInDb >= accepted;
+  const sum = (counts: Record<Chain, number>) => counts.evm + counts.solana;
+  const entriesPlanned = airdrops.reduce((n, drop) => n + drop.entries.length, 0);
+  const progress = () =>
+    (accepted + settledInDb + sum(entries.settled)) / (2 * requests.length + entriesPlanned);
+  const allSettledInDb = () =>
+    settledInDb >= accepted && sum(entries.settled) >= sum(entries.accepted);
+  const finished = () => loadDone && allSettledInDb();
+  // What each fault struck: the airdrops' entries not settled yet and carriers in flight.
+  const inFlight = () =>
+    airdrops.length
+      ? Object.fromEntries(
+          airdrops.map(({ chain, batchId }) => [
+            chain,
+            batchId
+              ? {
+                  entries_unsettled: entries.accepted[chain] - entries.settled[chain],
+                  carriers_in_flight: carriersInFlight[chain],
+                }
+              : 'not accepted yet',
+          ]),
+        )
+      : undefined;
 
   const loadStart = performance.now();
   let faultsDoneAt: number | undefined;
@@ -200,10 +290,44 @@ async function main(): Promise<number> {
     startedAt,
     stallMs: config.stallMs,
     log,
+    snapshot: inFlight,
   }).then((records) => {
     faultsDoneAt = performance.now();
     return records;
   });
+  // The airdrops go first, beside the single mints: their carriers are in flight from the start.
+  // Each accepted batch is followed over GET /batches/{id} until it completes.
+  let stopFollowing = false;
+  const followers: Promise<void>[] = [];
+  const airdropLoad = Promise.all(
+    airdrops.map(async (drop) => {
+      await sendAirdropUntilAccepted(
+        stack.http.baseUrl,
+        apiKey,
+        drop,
+        Date.now() + config.giveUpMs,
+      );
+      if (!drop.batchId) {
+        log(`airdrop on ${drop.chain} not accepted: ${drop.refused}`);
+        return;
+      }
+      entries.accepted[drop.chain] = drop.entries.length;
+      followers.push(followBatch(api, drop, () => stopFollowing));
+      log(
+        `airdrop on ${drop.chain}: batch ${drop.batchId} of ${drop.entries.length} accepted ` +
+          `after ${drop.attempts} attempts, ${round(drop.acceptMs! / 1000)} s`,
+      );
+      const replay = await replayAirdrop(
+        stack.http.baseUrl,
+        apiKey,
+        drop,
+        'after acceptance',
+        Date.now() + config.giveUpMs,
+      );
+      log(`airdrop on ${drop.chain} replayed: ${replay.problem ?? 'the same batch'}`);
+    }),
+  );
+
   await runConcurrently(requests.length, config.concurrency, async (i) => {
     const request = requests[i];
     await sendUntilAccepted(
@@ -215,28 +339,34 @@ async function main(): Promise<number> {
     );
     if (request.operationId) accepted += 1;
   });
+  await airdropLoad;
   loadDone = true;
   const loadS = seconds(loadStart);
   log(`load done: ${accepted} of ${requests.length} accepted in ${loadS} s`);
 
   const settleStart = performance.now();
-  const settled = await settleAll(
-    api,
-    requests,
-    () => faultsDoneAt,
-    () => settledInDb,
-  );
+  const settled = await settleAll(api, requests, airdrops, () => faultsDoneAt, allSettledInDb);
+  stopFollowing = true;
+  await Promise.all(followers);
   const faultRecords = await faultRun;
   const settleS = seconds(settleStart);
   // How long the service took to settle everything once the last fault was over.
   const recoveryS = round(Math.max(0, performance.now() - (faultsDoneAt ?? 0)) / 1000);
   log(settled ? `all settled after ${settleS} s` : `gave up waiting after ${settleS} s`);
 
+  // Long after its first answer, through every fault, the key still names the same batch.
+  for (const drop of airdrops.filter((d) => d.batchId)) {
+    await replayAirdrop(stack.http.baseUrl, apiKey, drop, 'after settlement', Date.now() + 60_000);
+  }
+
   const figures = await verdict(stack, tokens, requests);
+  const airdropFigures = await airdropVerdict(stack, api, airdrops);
   const report = {
     config,
     tokens,
+    airdrop_tokens: Object.fromEntries(airdrops.map((drop) => [drop.chain, drop.token])),
     figures,
+    airdrop: airdropFigures,
     timings: {
       setup_s: setupS,
       load_s: loadS,
@@ -245,18 +375,48 @@ async function main(): Promise<number> {
       recovery_after_last_fault_s: settled ? recoveryS : null,
       total_s: seconds(startedAt),
       ...(await latencies(stack.services.databaseUrl, requests)),
+      airdrop: Object.fromEntries(
+        airdrops.map((drop) => [
+          drop.chain,
+          {
+            accept_ms: drop.acceptMs === undefined ? null : round(drop.acceptMs),
+            attempts: drop.attempts,
+            settle_s: airdropFigures[drop.chain]?.settle_s ?? null,
+            // The client's view: from its 202 to the first GET /batches/{id} saying completed.
+            seen_completed_after_s:
+              drop.acceptedAt !== undefined && drop.completedSeenAt !== undefined
+                ? round((drop.completedSeenAt - drop.acceptedAt) / 1000)
+                : null,
+          },
+        ]),
+      ),
     },
     faults: faultRecords,
     unexpected_exits: supervisor.unexpectedExits,
   };
   saveLogs();
-  printReport(report.figures, report.timings, faultRecords, supervisor.unexpectedExits);
+  printReport(
+    report.figures,
+    airdropFigures,
+    report.timings,
+    faultRecords,
+    supervisor.unexpectedExits,
+  );
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(join(RESULTS, 'chaos.json'), JSON.stringify(report, null, 2) + '\n');
   log(`figures written to test-results/chaos.json, service logs to test-results/chaos-logs/`);
-  const broken = Object.values(figures).some(brokePromise);
-  log(broken ? 'FAILED: a mint was lost or doubled' : 'PASSED: every accepted mint landed once');
-  return broken ? 1 : 0;
+  const brokenMints = Object.values(figures).some(brokePromise);
+  const brokenAirdrops = Object.values(airdropFigures).some((f) => f.problems.length > 0);
+  if (brokenMints) log('FAILED: a single mint was lost or doubled');
+  if (brokenAirdrops) log('FAILED: an airdrop broke a promise (see its problems above)');
+  if (!brokenMints && !brokenAirdrops) {
+    log(
+      airdrops.length
+        ? 'PASSED: every accepted mint and airdrop entry landed once, as the API says'
+        : 'PASSED: every accepted mint landed once',
+    );
+  }
+  return brokenMints || brokenAirdrops ? 1 : 0;
 }
 
 /**
@@ -285,11 +445,15 @@ async function reorg(rpcUrl: string, depth: number): Promise<string> {
   }
 }
 
-/** One token per chain, decimals 0, so a mint of 1 is one base unit on chain. */
-async function createToken(api: HttpClient, network: 'base' | 'solana'): Promise<string> {
+/** A token on one chain, decimals 0, so a mint of 1 is one base unit on chain. */
+async function createToken(
+  api: HttpClient,
+  network: 'base' | 'solana',
+  name: string,
+): Promise<string> {
   const created = await api.post('/tokens', {
     network,
-    name: `Chaos ${network}`,
+    name: `${name} ${network}`,
     symbol: 'CHAOS',
     amount: 1,
     decimals: 0,
@@ -318,29 +482,35 @@ function plannedRequests(mints: number): MintRequest[] {
 }
 
 /**
- * Follows the accepted operations over GET /operations/{id} until all are confirmed or failed,
- * the faults are over, or CHAOS_SETTLE_TIMEOUT_MS after the last fault. The database count only
- * says when a sweep over the API is worth making.
+ * Follows the accepted operations over GET /operations/{id}, and the airdrops over
+ * GET /batches/{id}, until all are settled (the batches completed), the faults are over, or
+ * CHAOS_SETTLE_TIMEOUT_MS after the last fault. The database counts only say when a sweep over
+ * the API is worth making.
  */
 async function settleAll(
   api: HttpClient,
   requests: MintRequest[],
+  airdrops: AirdropRequest[],
   faultsDoneAt: () => number | undefined,
-  settledInDb: () => number,
+  allSettledInDb: () => boolean,
 ): Promise<boolean> {
-  const acceptedCount = requests.filter((r) => r.operationId).length;
   let lastSweep = 0;
   for (;;) {
     const doneAt = faultsDoneAt();
     const timedOut = doneAt !== undefined && performance.now() > doneAt + config.settleTimeoutMs;
-    const worthASweep =
-      settledInDb() >= acceptedCount || performance.now() - lastSweep > 15_000 || timedOut;
+    const worthASweep = allSettledInDb() || performance.now() - lastSweep > 15_000 || timedOut;
     if (worthASweep) {
       lastSweep = performance.now();
       const unsettled = await pollUnsettled(api, requests, 16);
-      if (unsettled === 0 && doneAt !== undefined) return true;
+      const open = airdrops.filter((drop) => drop.batchId && !batchSettled(drop));
+      await Promise.all(open.map((drop) => refreshBatch(api, drop)));
+      const running = open.filter((drop) => !batchSettled(drop));
+      if (unsettled === 0 && running.length === 0 && doneAt !== undefined) return true;
       if (timedOut) return false;
-      log(`${unsettled} operations not settled yet`);
+      const batches = running.map((drop) => `${drop.chain} ${JSON.stringify(drop.batch?.counts)}`);
+      log(
+        `${unsettled} operations not settled yet${batches.length ? `; airdrops ${batches.join(', ')}` : ''}`,
+      );
     }
     await sleep(1_000);
   }

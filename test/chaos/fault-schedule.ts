@@ -23,6 +23,8 @@ export interface FaultRecord {
   at_s: number;
   duration_ms: number;
   note: string;
+  /** What was in flight when it struck (the run's `snapshot`), e.g. an airdrop's carriers. */
+  in_flight?: unknown;
 }
 
 /** Between these fractions of the run: faults hit a busy service, and leave time to recover. */
@@ -48,9 +50,14 @@ export async function runFaults(
   plan: PlannedFault[],
   progress: () => number,
   finished: () => boolean,
-  options: { startedAt: number; stallMs: number; log: (line: string) => void },
+  options: {
+    startedAt: number;
+    stallMs: number;
+    log: (line: string) => void;
+    snapshot?: () => unknown;
+  },
 ): Promise<FaultRecord[]> {
-  const { startedAt, stallMs, log } = options;
+  const { startedAt, stallMs, log, snapshot } = options;
   const records: FaultRecord[] = [];
   let seen = progress();
   let movedAt = performance.now();
@@ -65,6 +72,7 @@ export async function runFaults(
     while (progress() < fault.atProgress && !finished() && !stalled()) await sleep(100);
     const struck = performance.now();
     const at = progress();
+    const inFlight = snapshot?.();
     log(`fault: ${fault.name} at ${(at * 100).toFixed(0)}% of the run`);
     let note: string;
     try {
@@ -79,6 +87,7 @@ export async function runFaults(
       at_s: round((struck - startedAt) / 1000, 1),
       duration_ms: Math.round(performance.now() - struck),
       note,
+      ...(inFlight === undefined ? {} : { in_flight: inFlight }),
     });
     log(`fault: ${fault.name} done (${note})`);
   }

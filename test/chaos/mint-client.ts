@@ -41,34 +41,68 @@ export async function sendUntilAccepted(
   giveUpAt: number,
 ): Promise<void> {
   const started = performance.now();
+  const answer = await postUntilAnswered({
+    url: `${baseUrl}/tokens/${mint}/mint`,
+    apiKey,
+    idempotencyKey: request.idempotencyKey,
+    body: JSON.stringify({ amount: 1, recipient: request.recipient }),
+    giveUpAt,
+    onAttempt: () => (request.attempts += 1),
+  });
+  if ('gaveUp' in answer) {
+    request.refused = `gave up after ${request.attempts} attempts`;
+    return;
+  }
+  const id = answer.body?.data?.operation_id as string | undefined;
+  if ((answer.status === 200 || answer.status === 202) && id) {
+    request.operationId = id;
+    request.status = answer.body.data.status as string;
+    request.acceptMs = performance.now() - started;
+    return;
+  }
+  request.refused = `${answer.status} ${answer.text.slice(0, 300)}`;
+}
+
+/** The first answer a retried POST got that is not worth retrying. */
+export interface PostAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The JSON body, when it was JSON. */
+  body: any;
+}
+
+/**
+ * One POST with `Prefer: respond-async` and an Idempotency-Key, sent again with the same key and
+ * body on a network error, a timeout, 429 or any 5xx (full-jitter backoff, or the server's
+ * Retry-After) until another answer comes, or `{ gaveUp }` once `giveUpAt` (epoch ms) passes.
+ */
+export async function postUntilAnswered(post: {
+  url: string;
+  apiKey: string;
+  idempotencyKey: string;
+  body: string;
+  giveUpAt: number;
+  onAttempt: () => number;
+}): Promise<PostAnswer | { gaveUp: true }> {
   for (;;) {
-    request.attempts += 1;
+    const attempt = post.onAttempt();
     let retryAfterMs: number | undefined;
     try {
-      const response = await fetch(`${baseUrl}/tokens/${mint}/mint`, {
+      const response = await fetch(post.url, {
         method: 'POST',
         headers: {
-          'api-key': apiKey,
+          'api-key': post.apiKey,
           'content-type': 'application/json',
           prefer: 'respond-async',
-          'idempotency-key': request.idempotencyKey,
+          'idempotency-key': post.idempotencyKey,
         },
-        body: JSON.stringify({ amount: 1, recipient: request.recipient }),
+        body: post.body,
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       const text = await response.text();
-      const retryable = response.status === 429 || response.status >= 500;
-      if (!retryable) {
-        const body = parseJson(text);
-        const id = body?.data?.operation_id as string | undefined;
-        if ((response.status === 200 || response.status === 202) && id) {
-          request.operationId = id;
-          request.status = body.data.status as string;
-          request.acceptMs = performance.now() - started;
-          return;
-        }
-        request.refused = `${response.status} ${text.slice(0, 300)}`;
-        return;
+      if (response.status !== 429 && response.status < 500) {
+        return { status: response.status, headers: response.headers, text, body: parseJson(text) };
       }
       const header = Number(response.headers.get('retry-after'));
       if (header > 0) retryAfterMs = header * 1000;
@@ -76,11 +110,8 @@ export async function sendUntilAccepted(
       // Connection refused or reset, or the attempt timed out: the request may or may not have
       // reached the API, which is exactly what the idempotency key settles.
     }
-    if (Date.now() > giveUpAt) {
-      request.refused = `gave up after ${request.attempts} attempts`;
-      return;
-    }
-    await sleep(retryAfterMs ?? backoffMs(request.attempts));
+    if (Date.now() > post.giveUpAt) return { gaveUp: true };
+    await sleep(retryAfterMs ?? backoffMs(attempt));
   }
 }
 

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, one after the other, each printing its ratio against a
  * baseline measured in the same run.
  */
+import { run as airdrop } from './airdrop.bench';
 import { run as evmNft } from './evm-nft.bench';
 import { run as fairness } from './fairness.bench';
 import { run as scaling } from './scaling.bench';
@@ -23,6 +24,14 @@ const BENCHES: [string, () => Promise<object>][] = [
     },
   ],
   ["Fairness: B's sync mints while A floods", () => fairness()],
+  [
+    'Airdrops: one request of many mints vs one mint a transaction, realistic chain',
+    async () => {
+      const { runs, cases } = await airdrop();
+      console.table(runs);
+      return cases;
+    },
+  ],
 ];
 
 async function main(): Promise<void> {

@@ -125,7 +125,8 @@ export interface AppConfig {
     metricsPort?: number;
     metricsHost: string;
     /** Test-only (local profile): kill the worker at a named point of the pipeline. */
-    faultInjection?: 'crash-after-sign' | 'crash-after-broadcast';
+    faultInjection?:
+      'crash-after-sign' | 'crash-after-broadcast' | 'crash-after-pack' | 'crash-after-split';
     /**
      * WORKER_REPLICA: a name unique to this worker's slot (a StatefulSet pod name, a systemd unit
      * instance) that its restarts keep. A restarted replica takes its predecessor's shards at

@@ -474,7 +474,12 @@ function faultInjection(
   if (!value) return undefined;
   if (profile !== 'local')
     throw new ConfigError('FAULT_INJECTION', 'is for the local profile only');
-  return oneOf('FAULT_INJECTION', value, ['crash-after-sign', 'crash-after-broadcast'] as const);
+  return oneOf('FAULT_INJECTION', value, [
+    'crash-after-sign',
+    'crash-after-broadcast',
+    'crash-after-pack',
+    'crash-after-split',
+  ] as const);
 }
 
 function rpcOverrides(env: Env): Partial<Record<ConcreteNetwork, string[]>> {

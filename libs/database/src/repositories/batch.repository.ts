@@ -152,6 +152,17 @@ export class BatchRepository {
       .getMany();
   }
 
+  /** The batch's carriers that nothing has signed yet (each needs its job). */
+  queuedCarriers(batchId: string): Promise<OperationEntity[]> {
+    return this.dataSource
+      .getRepository(OperationEntity)
+      .createQueryBuilder('op')
+      .where(`op.batch_id = :batchId AND op.batch_index IS NULL AND op.status = 'queued'`, {
+        batchId,
+      })
+      .getMany();
+  }
+
   /** The batches with members no carrier holds, untouched since `before`: to pack again. */
   async withUnpackedMembers(before: Date, limit: number): Promise<BatchEntity[]> {
     return this.dataSource.query(

@@ -11,6 +11,7 @@ import {
 } from '@app/chains';
 import { BatchRepository, UnitOfWork, type OperationEntity } from '@app/database';
 import { OperationQueue } from '@app/queue';
+import { FaultInjection } from '../operations/fault-injection';
 import { hasOwnRoyalty, newCarrier } from './carriers';
 
 /** Entries read at a time while packing. */
@@ -45,12 +46,18 @@ export class AirdropPacker {
     private readonly work: UnitOfWork,
     private readonly queue: OperationQueue,
     private readonly evm: EvmAdapter,
+    private readonly faults: FaultInjection,
   ) {}
 
   async pack(batchId: string): Promise<void> {
     const batch = await this.batches.findById(batchId);
     if (!batch || batch.status !== 'open') return;
     const network = this.networks.resolve(batch.network);
+    // Carriers stored by a run that died before queueing them (or by a split that did): their
+    // jobs, again (the job id is the carrier's, so one that has its job is not doubled).
+    for (const stored of await this.batches.queuedCarriers(batchId)) {
+      await this.queue.enqueue(stored);
+    }
     let carriers = 0;
     let alone = 0;
     for (let fromIndex = 0; ;) {
@@ -88,8 +95,10 @@ export class AirdropPacker {
         if (error instanceof EntriesTaken) return false;
         throw error;
       });
-    if (stored) await this.queue.enqueue(carrier);
-    return stored;
+    if (!stored) return false;
+    this.faults.at('crash-after-pack');
+    await this.queue.enqueue(carrier);
+    return true;
   }
 
   /** How many of these entries one transaction carries (1: each runs alone). */

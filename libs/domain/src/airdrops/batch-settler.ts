@@ -18,6 +18,7 @@ import {
   type WorkScope,
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
+import { FaultInjection } from '../operations/fault-injection';
 import { MetadataDocuments } from '../assets/metadata-documents';
 import { newCarrier } from './carriers';
 import { batchView } from './batch-view';
@@ -48,6 +49,7 @@ export class BatchSettler {
     private readonly work: UnitOfWork,
     private readonly queue: OperationQueue,
     private readonly metadata: MetadataDocuments,
+    private readonly faults: FaultInjection,
   ) {}
 
   async confirm(carrier: OperationEntity, outcome: AssetOutcome, landedTxHash?: string) {
@@ -139,7 +141,10 @@ export class BatchSettler {
       errorCode: reason.code,
       errorMessage: reason.message,
     });
-    // Queued after the commit; lost with Redis, the reconciler queues them (they are stale).
+    // Queued after the commit. Not queued (the process died first), the carrier's job runs
+    // again and packs the batch again (OperationRunner), which queues them; lost with Redis,
+    // the reconciler does.
+    if (carriers.length > 0) this.faults.at('crash-after-split');
     for (const next of carriers) await this.queue.enqueue(next).catch(() => undefined);
     return true;
   }

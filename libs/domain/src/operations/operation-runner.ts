@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { METRICS, boundedText } from '@app/common';
+import { METRICS, boundedText, isCarrierIntent } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { NetworkRegistry, isDefinitive, unfundedPastDeadline } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
-import { SettlementChannel } from '@app/queue';
+import { OperationQueue, SettlementChannel } from '@app/queue';
 import { AwaitingFunds } from './awaiting-funds';
 import { CHECK_ROUND_MS, CheckLater } from './check-later';
 import { EvmLifecycle } from './evm/evm-lifecycle';
@@ -41,6 +41,7 @@ export class OperationRunner {
     private readonly solana: SolanaLifecycle,
     private readonly settler: OperationSettler,
     private readonly channel: SettlementChannel,
+    private readonly queue: OperationQueue,
   ) {}
 
   /**
@@ -52,6 +53,12 @@ export class OperationRunner {
     if (!operation) return; // nothing to do for an id Postgres does not know
     if (operation.carrierId) return; // an airdrop's entry its carrier's job carries
     if (operation.status === 'confirmed' || operation.status === 'failed') {
+      // A failed carrier's job running again: its process may have died after the split and
+      // before queueing the halves; packing the batch again queues them.
+      if (operation.status === 'failed' && isCarrierIntent(operation.intent)) {
+        await this.queue.enqueuePack(packOf(operation));
+        return;
+      }
       await this.channel.publish(settledMessage(operation.id, settlementOf(operation)));
       return;
     }
@@ -170,6 +177,16 @@ export class OperationRunner {
     const network = this.networks.resolve(operation.network);
     return unfunded && network.family === 'evm' && this.evmUnfunded.abandon(network, operation);
   }
+}
+
+/** The packing job of a carrier's batch. */
+function packOf(carrier: OperationEntity) {
+  return {
+    id: carrier.batchId!,
+    network: carrier.network,
+    accountId: carrier.accountId,
+    signer: carrier.signer,
+  };
 }
 
 /** The error for a log line, with the cause it wraps (what RetryLater's client text leaves out). */

@@ -30,7 +30,8 @@
  * when each phase ended. Then the ratio of each case against its target.
  * Run: npm run bench:airdrop   (BENCH_AIRDROP_ITEMS=10000,
  *   BENCH_AIRDROP_CASES=evm-nft,evm-token,solana-token, BENCH_TIME_LIMIT_S=600 per run,
- *   BENCH_AIRDROP_SOLANA_IN_FLIGHT=128 raw Solana sends in flight)
+ *   BENCH_AIRDROP_SOLANA_IN_FLIGHT=128 raw Solana sends in flight, BENCH_AIRDROP_SENDER_CAP to
+ *   replace the preset's per-sender cap, 0 for none)
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -143,9 +144,26 @@ export interface AirdropResult {
   cases: AirdropCase[];
 }
 
-/** The preset's cap on one sender's pending transactions (0: none). */
+/**
+ * The cap on one sender's pending transactions: the preset's, or `BENCH_AIRDROP_SENDER_CAP`
+ * (0: none, so that the raw scripts are bound by the block's gas instead, as on a node that
+ * takes everything one sender sends).
+ */
 function senderCap(): number {
+  const override = process.env.BENCH_AIRDROP_SENDER_CAP;
+  if (override !== undefined && override !== '') {
+    const cap = Number(override);
+    if (!Number.isInteger(cap) || cap < 0) {
+      throw new Error('BENCH_AIRDROP_SENDER_CAP must be a whole number');
+    }
+    return cap;
+  }
   return (REALISTIC_CHAINS as LocalChainsOptions).evmSenderPendingCap ?? 0;
+}
+
+/** The chains of every run: the preset, with the sender cap above. */
+function chainOptions(): LocalChainsOptions {
+  return { ...REALISTIC_CHAINS, evmSenderPendingCap: senderCap() };
 }
 
 function chainName(): string {
@@ -201,7 +219,7 @@ export async function run(
 // EVM
 
 async function freshChains(): Promise<LocalChains> {
-  return startLocalChains({ ...REALISTIC_CHAINS, evmPort: 0, solanaPort: 0, solanaWsPort: 0 });
+  return startLocalChains({ ...chainOptions(), evmPort: 0, solanaPort: 0, solanaWsPort: 0 });
 }
 
 function evmRecipients(count: number): string[] {
@@ -500,7 +518,7 @@ async function serviceToken(api: HttpClient, network: string): Promise<string> {
 
 async function withStack<T>(body: (stack: ServiceStack, db: Client) => Promise<T>): Promise<T> {
   const stack = await startServiceStack({
-    chains: REALISTIC_CHAINS,
+    chains: chainOptions(),
     env: { RATE_LIMIT_REQUESTS: '1000000', REGISTER_LIMIT_PER_IP: '1000/3600' },
   });
   const db = new Client({ connectionString: stack.env.DATABASE_URL });

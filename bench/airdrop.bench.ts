@@ -259,7 +259,12 @@ async function rawEvm(
     // Every recipient is fresh, so one estimate prices them all.
     const estimate = await provider.estimateGas({ from: wallet.address, to, data: data[0] });
     const gasLimit = (estimate * GAS_HEADROOM_PERCENT) / 100n;
-    const { maxFeePerGas, maxPriorityFeePerGas } = await provider.getFeeData();
+    const fees = await provider.getFeeData();
+    const maxPriorityFeePerGas = fees.maxPriorityFeePerGas;
+    // Signed ahead, each with a fee cap the base fee cannot outrun in this run: blocks full of
+    // these (no sender cap) raise it 12.5% a block, and the node's usual cap (twice the base fee)
+    // would leave the later ones unminable. Only the base fee and the tip are paid.
+    const maxFeePerGas = fees.maxFeePerGas! * 1000n;
     const { chainId } = await provider.getNetwork();
     const firstNonce = await provider.getTransactionCount(wallet.address, 'pending');
     const signed = await Promise.all(

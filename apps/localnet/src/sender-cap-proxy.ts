@@ -79,6 +79,9 @@ export async function startSenderCapProxy(
       request.socket.destroy();
     });
   });
+  // A node keeps idle keep-alive connections open longer than Node's 5 s default (geth: 120 s);
+  // closing one a client is about to reuse would pass for a node failure (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);

@@ -225,9 +225,15 @@ export class BatchRepository {
     return rows[0]?.status ?? null;
   }
 
-  /** Holds the batch's row until the scope's transaction ends: one settlement at a time. */
+  /**
+   * Holds the batch's row until the scope's transaction ends: one settlement at a time. NO KEY:
+   * its members' writes elsewhere (a carrier's signing, packing) check their foreign key to it
+   * with a KEY SHARE lock, which this must not block.
+   */
   async lock(scope: WorkScope, batchId: string): Promise<void> {
-    await managerOf(scope).query(`SELECT 1 FROM batches WHERE id = $1 FOR UPDATE`, [batchId]);
+    await managerOf(scope).query(`SELECT 1 FROM batches WHERE id = $1 FOR NO KEY UPDATE`, [
+      batchId,
+    ]);
   }
 
   /**

@@ -2,7 +2,13 @@ import { Body, Controller, HttpCode, Param, Post, Req, Res, applyDecorators } fr
 import { ApiHeader, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, type SuccessEnvelope } from '@app/common';
-import { AirdropService, BatchReader, type AcceptedBatch, type BatchView } from '@app/domain';
+import {
+  AirdropService,
+  BatchReader,
+  batchView,
+  type AcceptedBatch,
+  type BatchView,
+} from '@app/domain';
 import { AccountId } from '../auth/auth.decorators';
 import { ApiErrors, envelopeOf } from '../http/docs/api-envelope.decorator';
 import { OperationResponder } from '../operations/operation-responder';
@@ -75,8 +81,15 @@ export class AirdropsController {
     reply: FastifyReply,
     accepted: AcceptedBatch,
   ): Promise<SuccessEnvelope<BatchView>> {
-    if (accepted.replayed) void reply.header('idempotent-replayed', 'true');
-    const view = await this.reader.get(accepted.batch.accountId, accepted.batch.id);
+    const { batch } = accepted;
+    // A batch just stored has all its entries queued: only a replay's is read again.
+    let view: BatchView;
+    if (accepted.replayed) {
+      void reply.header('idempotent-replayed', 'true');
+      view = await this.reader.get(batch.accountId, batch.id);
+    } else {
+      view = batchView(batch, { queued: batch.total, submitted: 0, confirmed: 0, failed: 0 });
+    }
     return ok(
       view,
       `Accepted: ${view.total} entries. Follow them at GET /batches/${view.batch_id}.`,

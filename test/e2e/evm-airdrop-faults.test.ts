@@ -3,6 +3,7 @@ import { Contract, Wallet, type JsonRpcProvider } from 'ethers';
 import { assetCollectionArtifact, assetTokenArtifact } from '@app/chains';
 import { batchItems, settledBatch } from '@test/support/airdrops';
 import { evmReader, queryDatabase } from '@test/support/chain-reads';
+import { setEvmBalance } from '@test/support/chain-control';
 import { summary, type Data } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import { waitForExit } from '@test/support/operation-polling';
@@ -18,13 +19,15 @@ const IMAGE = 'https://example.com/image.png';
 const GWEI = 10n ** 9n;
 const SPIKE_BASE_FEE = 100n * GWEI;
 const ITEMS = 120;
+const FUNDED = 10n ** 22n;
 
 /**
  * An EVM airdrop's carriers (each one transaction minting many entries) through what a public
  * chain and a crash do to single writes: a base-fee spike that forces their replacement, a node
  * that drops them, a worker SIGKILLed and Redis flushed while they wait unmined. Every entry lands
  * exactly once (read from the chain), in a handful of transactions; and a carrier that reverts
- * is split until the one bad entry fails alone.
+ * is split until the one bad entry fails alone. Carriers the chain refuses for their wallet's
+ * funds fail with their entries, and none of those is left waiting.
  */
 describe('EVM airdrops through faults', () => {
   let stack: ServiceStack;
@@ -33,6 +36,7 @@ describe('EVM airdrops through faults', () => {
 
   beforeAll(async () => {
     stack = await startServiceStack({
+      evmRecorder: true,
       env: {
         EVM_REPLACE_AFTER_MS: '1500',
         REBROADCAST_AFTER_MS: '1000',
@@ -214,5 +218,37 @@ describe('EVM airdrops through faults', () => {
       const balance = (await token.getFunction('balanceOf').staticCall(recipient)) as bigint;
       expect(balance).toBe(i === bad ? 0n : BigInt(amounts[i]));
     }
+  });
+
+  it('fails the entries of carriers the chain refuses for funds, leaving none behind', async () => {
+    const collection = await newCollection('Drained');
+    const to = Array.from({ length: ITEMS }, () => Wallet.createRandom().address);
+    // The wallet is emptied after the service read its balance, before its carriers arrive.
+    const drained = stack.evmRecorder!.drainSenderOnNextSend();
+    const response = await api.post(`/nfts/${await collection.getAddress()}/airdrop`, {
+      items: to.map((recipient, i) => ({ recipient, name: `Item ${i}`, images: [IMAGE] })),
+    });
+    expect(summary(response)).toMatchObject({ status: 202 });
+    const wallet = await drained;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await setEvmBalance(stack.chains.evmRpcUrl, wallet, FUNDED);
+
+    const batch = await settledBatch(api, response.body.data.batch_id, 120_000);
+    expect(batch.status).toBe('completed_with_failures');
+    expect(batch.counts.confirmed + batch.counts.failed).toBe(ITEMS);
+    const items = await batchItems(api, batch.batch_id);
+    const failed = items.filter((item: Data) => item.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const item of failed) {
+      expect(item.error).toMatchObject({ error: 'Insufficient funds' });
+      expect(await collection.getFunction('balanceOf').staticCall(to[item.index])).toBe(0n);
+    }
+    const confirmed = items.filter((item: Data) => item.status === 'confirmed');
+    for (const item of confirmed) {
+      expect(await collection.getFunction('ownerOf').staticCall(item.token_id)).toBe(
+        to[item.index],
+      );
+    }
+    expect(await collection.getFunction('totalMinted').staticCall()).toBe(BigInt(confirmed.length));
   });
 });

@@ -34,6 +34,12 @@ export interface JsonRpcRecorder {
   refuseTipsBelow(wei: bigint | null): void;
   /** How many sent transactions the floor refused. */
   refusedSends(): number;
+  /**
+   * Empties the sender's balance on the chain just before the next transaction sent reaches it
+   * (a drain between the service reading the balance and broadcasting): the chain itself then
+   * refuses it for funds. Resolves with the drained address once that happened.
+   */
+  drainSenderOnNextSend(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,6 +48,7 @@ export async function startJsonRpcRecorder(targetUrl: string): Promise<JsonRpcRe
   let holdMs = 0;
   let minimumTip: bigint | null = null;
   let refused = 0;
+  let drain: ((address: string) => void) | null = null;
 
   const forward = async (body: string): Promise<{ status: number; text: string }> => {
     const upstream = await fetch(targetUrl, {
@@ -63,11 +70,22 @@ export async function startJsonRpcRecorder(targetUrl: string): Promise<JsonRpcRe
     return { jsonrpc: '2.0', id: call.id, error: { code: -32000, message } };
   };
 
+  const drainSenderOf = async (send: JsonRpcRequest): Promise<void> => {
+    const drained = drain!;
+    drain = null;
+    const sender = Transaction.from(String(send.params[0])).from!;
+    const call = { jsonrpc: '2.0', id: 0, method: 'anvil_setBalance', params: [sender, '0x0'] };
+    await forward(JSON.stringify(call));
+    drained(sender);
+  };
+
   /** The calls under the floor are answered here; the rest go to the chain, in one batch. */
   const answer = async (body: string): Promise<{ status: number; text: string }> => {
     const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
     const batch = Array.isArray(parsed) ? parsed : [parsed];
     calls.push(...batch.map(({ method, params }) => ({ method, params })));
+    const send = batch.find((call) => call.method === 'eth_sendRawTransaction');
+    if (drain && send) await drainSenderOf(send);
     if (holdMs > 0 && batch.some((call) => call.method === 'eth_call')) {
       await new Promise((resolve) => setTimeout(resolve, holdMs));
     }
@@ -108,6 +126,10 @@ export async function startJsonRpcRecorder(targetUrl: string): Promise<JsonRpcRe
       minimumTip = wei;
     },
     refusedSends: () => refused,
+    drainSenderOnNextSend: () =>
+      new Promise<string>((resolve) => {
+        drain = resolve;
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

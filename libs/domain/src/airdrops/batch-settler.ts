@@ -96,9 +96,45 @@ export class BatchSettler {
   async fail(
     carrier: OperationEntity,
     error: AppError,
-    options: { scope?: WorkScope; onlyQueued?: boolean } = {},
+    options: { onlyQueued?: boolean } = {},
   ): Promise<boolean> {
-    const { scope, onlyQueued = false } = options;
+    let afterCommit: (() => Promise<void>) | null = null;
+    try {
+      await this.work.run(async (scope) => {
+        afterCommit = await this.settleFailure(scope, carrier, error, options.onlyQueued ?? false);
+      });
+    } catch (caught) {
+      if (caught instanceof CarrierSettledMeanwhile) return false;
+      throw caught;
+    }
+    await afterCommit!();
+    return true;
+  }
+
+  /**
+   * `fail` within the transaction of `scope`, whose caller holds what makes the failure safe
+   * (its wallet's lock); returns what to do once that transaction commits (queue the halves).
+   */
+  async failWithin(
+    scope: WorkScope,
+    carrier: OperationEntity,
+    error: AppError,
+  ): Promise<() => Promise<void>> {
+    try {
+      return await this.settleFailure(scope, carrier, error, false);
+    } catch (caught) {
+      if (caught instanceof CarrierSettledMeanwhile) return async () => undefined;
+      throw caught;
+    }
+  }
+
+  /** Throws CarrierSettledMeanwhile before writing anything when it is not the carrier's to fail. */
+  private async settleFailure(
+    scope: WorkScope,
+    carrier: OperationEntity,
+    error: AppError,
+    onlyQueued: boolean,
+  ): Promise<() => Promise<void>> {
     const reason = { code: error.code, message: boundedText(error.message, MAX_ERROR_MESSAGE) };
     const members = await this.batches.carried(carrier.id, scope);
     const split = members.length > 1 && !NOT_ABOUT_ITEMS.has(error.code);
@@ -106,32 +142,23 @@ export class BatchSettler {
       ? [members.slice(0, members.length >> 1), members.slice(members.length >> 1)]
       : [];
     const carriers = halves.map((half) => newCarrier(half));
-    const settle = async (inner: WorkScope) => {
-      await this.batches.lock(inner, carrier.batchId!);
-      const status = await this.batches.lockedStatus(inner, carrier.id);
-      if (status !== 'queued' && (onlyQueued || status === 'confirmed' || status === 'failed')) {
-        throw new CarrierSettledMeanwhile();
-      }
-      const settlements: MemberSettlement[] = [{ id: carrier.id, error: reason }];
-      if (split) await this.batches.release(inner, carrier.id);
-      else settlements.push(...members.map((member) => ({ id: member.id, error: reason })));
-      const failed = await this.batches.settleMembers(inner, settlements, null);
-      if (!failed.includes(carrier.id)) throw new CarrierSettledMeanwhile();
-      for (const [i, next] of carriers.entries()) {
-        const ids = halves[i].map((member) => member.id);
-        if (!(await this.batches.insertCarrier(inner, next, ids))) {
-          throw new Error(`Members of carrier ${carrier.id} were taken while it split`);
-        }
-      }
-      await this.closeIfDone(inner, carrier.batchId!);
-    };
-    try {
-      if (scope) await settle(scope);
-      else await this.work.run(settle);
-    } catch (caught) {
-      if (caught instanceof CarrierSettledMeanwhile) return false;
-      throw caught;
+    await this.batches.lock(scope, carrier.batchId!);
+    const status = await this.batches.lockedStatus(scope, carrier.id);
+    if (status !== 'queued' && (onlyQueued || status === 'confirmed' || status === 'failed')) {
+      throw new CarrierSettledMeanwhile();
     }
+    const settlements: MemberSettlement[] = [{ id: carrier.id, error: reason }];
+    if (split) await this.batches.release(scope, carrier.id);
+    else settlements.push(...members.map((member) => ({ id: member.id, error: reason })));
+    const failed = await this.batches.settleMembers(scope, settlements, null);
+    if (!failed.includes(carrier.id)) throw new Error(`Carrier ${carrier.id} did not fail`);
+    for (const [i, next] of carriers.entries()) {
+      const ids = halves[i].map((member) => member.id);
+      if (!(await this.batches.insertCarrier(scope, next, ids))) {
+        throw new Error(`Members of carrier ${carrier.id} were taken while it split`);
+      }
+    }
+    await this.closeIfDone(scope, carrier.batchId!);
     this.logger.warn({
       msg: split
         ? 'Carrier failed; its members are split in two'
@@ -144,9 +171,10 @@ export class BatchSettler {
     // Queued after the commit. Not queued (the process died first), the carrier's job runs
     // again and packs the batch again (OperationRunner), which queues them; lost with Redis,
     // the reconciler does.
-    if (carriers.length > 0) this.faults.at('crash-after-split');
-    for (const next of carriers) await this.queue.enqueue(next).catch(() => undefined);
-    return true;
+    return async () => {
+      if (carriers.length > 0) this.faults.at('crash-after-split');
+      for (const next of carriers) await this.queue.enqueue(next).catch(() => undefined);
+    };
   }
 
   /** A member that ran alone (not carried) settled: its batch may be done. */

@@ -88,10 +88,7 @@ export class OperationSettler {
     operation: OperationEntity,
     error: AppError,
   ): Promise<() => Promise<void>> {
-    if (isCarrierIntent(operation.intent)) {
-      await this.batches.fail(operation, error, { scope });
-      return async () => undefined;
-    }
+    if (isCarrierIntent(operation.intent)) return this.batches.failWithin(scope, operation, error);
     const reason = failureOf(error);
     const failed = await this.operations.fail(operation.id, reason, scope);
     return async () => {

@@ -20,6 +20,7 @@ import {
   type WalletSession,
 } from '@app/database';
 import { FaultInjection } from '../fault-injection';
+import { OperationSettler } from '../operation-settler';
 import { classifyFailure } from '../failure-classifier';
 import { WalletSecrets } from '../wallet-secrets';
 import { RetryLater } from '../retry-later';
@@ -75,6 +76,7 @@ export class EvmSendPipeline {
     private readonly secrets: WalletSecrets,
     private readonly faults: FaultInjection,
     private readonly gaps: EvmNonceGaps,
+    private readonly settler: OperationSettler,
   ) {}
 
   /**
@@ -290,16 +292,15 @@ export class EvmSendPipeline {
   ): Promise<void> {
     let tail = signed.length;
     while (tail > 0 && refusals[tail - 1] !== null) tail--;
+    const announcements: (() => Promise<void>)[] = [];
     await session.transaction(async () => {
       for (const [index, item] of signed.entries()) {
         const refused = refusals[index];
         if (!refused) continue;
         await this.operations.releaseSigned(session.scope, item.operation.id);
-        await this.operations.fail(
-          item.operation.id,
-          { code: refused.code, message: refused.message },
-          session.scope,
-        );
+        // Through the settler: a carrier's entries fail (or split) with it.
+        const released = { ...item.operation, nonce: null, signedTx: null, txHash: null };
+        announcements.push(await this.settler.failWithin(session.scope, released, refused));
         // The client reads the plain message; what the node said is kept here only.
         this.logger.warn({
           msg: 'Node refused the transaction',
@@ -313,6 +314,7 @@ export class EvmSendPipeline {
         await this.ledger.write(session.scope, signer.network.chainKey, signer.address, firstFreed);
       }
     });
+    for (const announce of announcements) await announce();
     for (const [index, item] of signed.slice(0, tail).entries()) {
       if (refusals[index]) await this.gaps.fill(signer, item.nonce);
     }

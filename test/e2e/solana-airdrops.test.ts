@@ -390,19 +390,30 @@ describe('an airdrop through faults', () => {
   });
 
   it('lands once when Redis forgets every job mid-batch', async () => {
-    const [tokens, nfts] = await Promise.all([
-      tokenAirdrop(FAULT_RECIPIENTS, 'Forgotten'),
-      nftAirdrop(FAULT_ITEMS, 'Forgotten'),
+    const [token, collection] = await Promise.all([
+      newToken('Forgotten'),
+      newCollection('Forgotten'),
     ]);
-    await batchWhen(tokens.id, carriersInFlight);
-    await redis.flushAll();
-    const left = await carrierStatuses(tokens.id);
-    expect((left.signed ?? 0) + (left.submitted ?? 0) + (left.queued ?? 0)).toBeGreaterThan(1);
-
+    // Nothing lands until the jobs are gone: every carrier and item still needs its job then.
+    dropper.drop(() => true);
+    let tokens: TokenDrop;
+    let nfts: NftDrop;
+    try {
+      [tokens, nfts] = await Promise.all([
+        tokenAirdrop(FAULT_RECIPIENTS, 'Forgotten', token),
+        nftAirdrop(FAULT_ITEMS, 'Forgotten', collection),
+      ]);
+      await batchWhen(tokens.id, carriersInFlight);
+      await redis.flushAll();
+      const left = await carrierStatuses(tokens.id);
+      expect((left.signed ?? 0) + (left.submitted ?? 0) + (left.queued ?? 0)).toBeGreaterThan(1);
+      // Not what RECONCILE_AFTER_MS (30 s) re-queues: the loss itself is seen, the jobs put back.
+      await outputUntil(/Redis lost its jobs: re-enqueued [1-9]\d* unsettled/, 20_000);
+    } finally {
+      dropper.drop(null);
+    }
     await expectTokensOnce(tokens);
     await expectNftsOnce(nfts);
-    // Not what RECONCILE_AFTER_MS (30 s) re-queues: the loss itself was seen, every job put back.
-    expect(workerOutput()).toMatch(/Redis lost its jobs: re-enqueued \d+ unsettled/);
   });
 
   it('lands once when the cluster drops what it was sent: re-sent, or signed anew after expiry', async () => {
@@ -499,4 +510,12 @@ async function allEvents(): Promise<Data[]> {
 /** Everything the workers of this suite printed, the killed one's included. */
 function workerOutput(): string {
   return stack.workers.map((worker: ServiceProcess) => worker.output()).join('\n');
+}
+
+async function outputUntil(pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(workerOutput())) {
+    if (Date.now() > deadline) throw new Error(`The workers never said ${pattern}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -114,6 +114,31 @@ describe('airdrop carriers', () => {
     expect(await batches.unpacked(batch.id, 0, 10)).toEqual([]);
   });
 
+  it('stores a page of carriers at once, or none of them when one entry was taken', async () => {
+    const { batch, members } = await batchOf(6);
+    const [a, b, c] = [members.slice(0, 2), members.slice(2, 4), members.slice(4)];
+    const page = (groups: OperationEntity[][]) =>
+      groups.map((group) => ({
+        carrier: carrierOf(batch.id, group),
+        memberIds: group.map((member) => member.id),
+      }));
+    expect(await batches.insertCarriers(scope(), page([a]))).toBe(true);
+    // b and c are free, a is taken: the page is refused, and its caller rolls it back.
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      expect(await batches.insertCarriers(scopeOf(runner.manager), page([b, a, c]))).toBe(false);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    const taken = page([b, c]);
+    expect(await batches.insertCarriers(scope(), taken)).toBe(true);
+    for (const { carrier, memberIds } of taken) {
+      expect((await batches.carried(carrier.id)).map((member) => member.id)).toEqual(memberIds);
+    }
+  });
+
   it('makes carried entries follow their carrier: its transactions carry them, its status is theirs', async () => {
     const { batch, members } = await batchOf(3);
     const ids = members.map((member) => member.id);

@@ -14,6 +14,7 @@ import { WalletFunds1765930000000 } from './1765930000000-wallet-funds.migration
 import { NewMintSecret1765940000000 } from './1765940000000-new-mint-secret.migration';
 import { Transactions1766000000000 } from './1766000000000-transactions.migration';
 import { Airdrops1766100000000 } from './1766100000000-airdrops.migration';
+import { BatchUnsettledMembers1766200000000 } from './1766200000000-batch-unsettled-members.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   NewMintSecret1765940000000,
   Transactions1766000000000,
   Airdrops1766100000000,
+  BatchUnsettledMembers1766200000000,
 ];

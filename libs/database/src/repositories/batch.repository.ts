@@ -25,6 +25,12 @@ export type MemberSettlement =
   | { id: string; outcome: AssetOutcome }
   | { id: string; error: { code: ErrorCode; message: string } };
 
+/** A carrier to store and the members it takes. */
+export interface CarrierOfMembers {
+  carrier: OperationEntity;
+  memberIds: string[];
+}
+
 /**
  * Airdrops (migration 1766100000000): the batch row, its members (operations of their own) and
  * the carriers that mint several of them in one transaction.
@@ -188,25 +194,35 @@ export class BatchRepository {
    * Stores a carrier and gives it `memberIds`, in the scope's transaction: each must still be
    * queued and held by no carrier, or nothing is written (false).
    */
-  async insertCarrier(
-    scope: WorkScope,
-    carrier: OperationEntity,
-    memberIds: string[],
-  ): Promise<boolean> {
+  insertCarrier(scope: WorkScope, carrier: OperationEntity, memberIds: string[]): Promise<boolean> {
+    return this.insertCarriers(scope, [{ carrier, memberIds }]);
+  }
+
+  /**
+   * `insertCarrier` for many carriers in two statements: a packer stores a page of them at once
+   * (one transaction a carrier made packing the whole of a 10,000-entry Solana airdrop's run).
+   * False, to be rolled back, when any member was taken or settled meanwhile.
+   */
+  async insertCarriers(scope: WorkScope, carriers: CarrierOfMembers[]): Promise<boolean> {
+    if (carriers.length === 0) return true;
     const manager = managerOf(scope);
     const params: unknown[] = [];
-    const row = insertParts(this.dataSource, OperationEntity, carrier, params);
-    await manager.query(
-      `INSERT INTO "${row.table}" (${row.columns}) VALUES (${row.values})`,
+    const insert = insertManyStatement(
+      this.dataSource,
+      OperationEntity,
+      carriers.map(({ carrier }) => carrier),
       params,
     );
+    await manager.query(insert, params);
+    const members = carriers.flatMap(({ memberIds }) => memberIds);
     const taken: unknown[] = await manager.query(
-      `UPDATE operations SET carrier_id = $1, updated_at = now()
-       WHERE id = ANY($2::uuid[]) AND status = 'queued' AND carrier_id IS NULL
-       RETURNING id`,
-      [carrier.id, memberIds],
+      `UPDATE operations o SET carrier_id = v.carrier_id, updated_at = now()
+       FROM unnest($1::uuid[], $2::uuid[]) AS v(id, carrier_id)
+       WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
+       RETURNING o.id`,
+      [members, carriers.flatMap(({ carrier, memberIds }) => memberIds.map(() => carrier.id))],
     );
-    return returnedRows(taken).length === memberIds.length;
+    return returnedRows(taken).length === members.length;
   }
 
   /** A carrier's members, in the order its transaction mints them. */

@@ -9,13 +9,20 @@ import {
   type EvmNetworkDefinition,
   type NetworkDefinition,
 } from '@app/chains';
-import { BatchRepository, UnitOfWork, type OperationEntity } from '@app/database';
+import {
+  BatchRepository,
+  UnitOfWork,
+  type CarrierOfMembers,
+  type OperationEntity,
+} from '@app/database';
 import { OperationQueue } from '@app/queue';
 import { FaultInjection } from '../operations/fault-injection';
 import { hasOwnRoyalty, newCarrier } from './carriers';
 
 /** Entries read at a time while packing. */
 const PACK_READ = 2_000;
+/** Carriers stored in one transaction and queued together (and lone entries queued together). */
+const CARRIERS_PER_WRITE = 64;
 /** A sample this large prices an EVM carrier: its estimate less one item's is n-1 items' gas. */
 const SAMPLE_ITEMS = 8;
 /**
@@ -69,12 +76,18 @@ export class AirdropPacker {
         const perCarrier = await this.capacity(network, group);
         if (perCarrier <= 1) {
           // Each its own job (the job id is the operation's: enqueued twice, it runs once).
-          for (const entry of group) await this.queue.enqueue(entry);
+          for (let i = 0; i < group.length; i += CARRIERS_PER_WRITE) {
+            const jobs = group.slice(i, i + CARRIERS_PER_WRITE);
+            await Promise.all(jobs.map((entry) => this.queue.enqueue(entry)));
+          }
           alone += group.length;
           continue;
         }
-        for (let i = 0; i < group.length; i += perCarrier) {
-          if (await this.carry(group.slice(i, i + perCarrier))) carriers++;
+        const page: OperationEntity[][] = [];
+        for (let i = 0; i < group.length; i += perCarrier)
+          page.push(group.slice(i, i + perCarrier));
+        for (let i = 0; i < page.length; i += CARRIERS_PER_WRITE) {
+          carriers += await this.carry(page.slice(i, i + CARRIERS_PER_WRITE));
         }
       }
     }
@@ -82,23 +95,38 @@ export class AirdropPacker {
     this.logger.log({ msg: 'Airdrop packed', batchId, carriers, alone });
   }
 
-  /** Stores a carrier of these entries (none taken meanwhile, or nothing is stored) and queues it. */
-  private async carry(members: OperationEntity[]): Promise<boolean> {
-    const carrier = newCarrier(members);
-    const stored = await this.work
+  /**
+   * Stores carriers of these groups of entries in one transaction, then queues them; returns how
+   * many were stored. When another packer took some entries first, each group is stored alone
+   * (a group with a taken entry is not).
+   */
+  private async carry(groups: OperationEntity[][]): Promise<number> {
+    const carriers = groups.map((members) => ({
+      carrier: newCarrier(members),
+      memberIds: members.map((member) => member.id),
+    }));
+    let stored = await this.store(carriers);
+    if (stored.length === 0 && carriers.length > 1) {
+      stored = [];
+      for (const one of carriers) stored.push(...(await this.store([one])));
+    }
+    this.faults.at('crash-after-pack');
+    // Queued together: one carrier's job after another's costs a round trip each.
+    await Promise.all(stored.map((carrier) => this.queue.enqueue(carrier)));
+    return stored.length;
+  }
+
+  /** The carriers, stored; none when an entry of theirs was taken meanwhile. */
+  private async store(carriers: CarrierOfMembers[]): Promise<OperationEntity[]> {
+    return this.work
       .run(async (scope) => {
-        const ids = members.map((member) => member.id);
-        if (!(await this.batches.insertCarrier(scope, carrier, ids))) throw new EntriesTaken();
-        return true;
+        if (!(await this.batches.insertCarriers(scope, carriers))) throw new EntriesTaken();
+        return carriers.map(({ carrier }) => carrier);
       })
       .catch((error: unknown) => {
-        if (error instanceof EntriesTaken) return false;
+        if (error instanceof EntriesTaken) return [];
         throw error;
       });
-    if (!stored) return false;
-    this.faults.at('crash-after-pack');
-    await this.queue.enqueue(carrier);
-    return true;
   }
 
   /** How many of these entries one transaction carries (1: each runs alone). */

@@ -6,6 +6,7 @@ export * from './api-key-shape';
 export * from './app-error';
 export * from './asset-intent';
 export * from './bounded-cache';
+export * from './group-writer';
 export * from './bounded-text';
 export * from './clamp';
 export * from './envelope';

@@ -15,6 +15,7 @@ import { NewMintSecret1765940000000 } from './1765940000000-new-mint-secret.migr
 import { Transactions1766000000000 } from './1766000000000-transactions.migration';
 import { Airdrops1766100000000 } from './1766100000000-airdrops.migration';
 import { BatchUnsettledMembers1766200000000 } from './1766200000000-batch-unsettled-members.migration';
+import { CarrierSigningOneWrite1766300000000 } from './1766300000000-carrier-signing-one-write.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Transactions1766000000000,
   Airdrops1766100000000,
   BatchUnsettledMembers1766200000000,
+  CarrierSigningOneWrite1766300000000,
 ];

@@ -20,9 +20,12 @@ export interface BatchPage {
   nextCursor: string | null;
 }
 
-/** What a settled member produced, or why it failed. */
+/**
+ * What a settled member produced (and, when not the statement's, the transaction it landed in),
+ * or why it failed.
+ */
 export type MemberSettlement =
-  | { id: string; outcome: AssetOutcome }
+  | { id: string; outcome: AssetOutcome; txHash?: string | null }
   | { id: string; error: { code: ErrorCode; message: string } };
 
 /** A carrier to store and the members it takes. */
@@ -255,7 +258,7 @@ export class BatchRepository {
   /**
    * Settles members still unsettled (confirmed with their outcome, or failed), in the scope's
    * transaction; returns the ids it settled. `txHash`: the transaction that minted the
-   * confirmed ones.
+   * confirmed ones that do not name their own.
    */
   async settleMembers(
     scope: WorkScope,
@@ -267,10 +270,11 @@ export class BatchRepository {
       `UPDATE operations AS o SET
          status = CASE WHEN v.result IS NULL THEN 'failed' ELSE 'confirmed' END,
          result = v.result, error_code = v.error_code, error_message = v.error_message,
-         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash ELSE COALESCE($4, o.tx_hash) END,
+         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash
+           ELSE COALESCE(v.tx_hash, $4, o.tx_hash) END,
          updated_at = now(), settled_at = now()
-       FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $5::text[])
-         AS v(id, result, error_code, error_message)
+       FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $5::text[], $6::text[])
+         AS v(id, result, error_code, error_message, tx_hash)
        WHERE o.id = v.id AND o.status IN ('queued', 'signed', 'submitted')
        RETURNING o.id`,
       [
@@ -279,6 +283,7 @@ export class BatchRepository {
         settlements.map((s) => ('error' in s ? s.error.code : null)),
         txHash,
         settlements.map((s) => ('error' in s ? s.error.message : null)),
+        settlements.map((s) => ('txHash' in s ? (s.txHash ?? null) : null)),
       ],
     );
     return returnedRows<{ id: string }>(result).map((row) => row.id);

@@ -16,6 +16,12 @@ export interface SolanaSignedTransaction {
   fees?: Record<string, string>;
 }
 
+/** One operation's signing, to store. */
+export interface SolanaSigning {
+  id: string;
+  signed: SolanaSignedTransaction;
+}
+
 /**
  * The Solana-only steps of an operation's state machine (they carry the Solana columns), each one
  * conditional UPDATE: a step taken twice, or by two workers, changes nothing. The shared steps
@@ -31,37 +37,56 @@ export class SolanaOperationRepository {
    * key refuses a signature another operation owns. False when another worker got there first.
    */
   async markSigned(id: string, signed: SolanaSignedTransaction): Promise<boolean> {
-    const secret = signed.newMintSecret;
+    const [claimed] = await this.markSignedMany([{ id, signed }]);
+    return claimed;
+  }
+
+  /**
+   * `markSigned` for many operations in one statement (a group of signings written together);
+   * says, in their order, which of them it claimed.
+   */
+  async markSignedMany(signings: SolanaSigning[]): Promise<boolean[]> {
+    if (signings.length === 0) return [];
+    const column = <T>(value: (signed: SolanaSignedTransaction) => T) =>
+      signings.map(({ signed }) => value(signed));
     // Raw SQL: these run once per operation on the hot path, and TypeORM's update builder costs
-    // more CPU than the round trip. The transaction is recorded in the same statement.
+    // more CPU than the round trip. The transactions are recorded in the same statement.
     const rows: unknown[] = await this.dataSource.query(
-      `WITH signed AS (
-         UPDATE operations
-         SET status = 'signed', tx_hash = $3, last_valid_block_height = $4,
-             new_mint_secret = COALESCE($5, new_mint_secret),
-             new_mint_key_id = COALESCE($6, new_mint_key_id),
-             new_mint_address = COALESCE($8, new_mint_address), updated_at = now()
-         WHERE id = $1 AND status = 'queued' AND carrier_id IS NULL
-           AND ($5::bytea IS NULL OR new_mint_secret IS NULL)
-         RETURNING id, chain_key),
+      `WITH v AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bytea[],
+           $6::text[], $7::jsonb[], $8::text[])
+           AS v(id, signed_tx, tx_hash, last_valid, secret, key_id, fees, mint_address)),
+       signed AS (
+         UPDATE operations o
+         SET status = 'signed', tx_hash = v.tx_hash, last_valid_block_height = v.last_valid,
+             new_mint_secret = COALESCE(v.secret, o.new_mint_secret),
+             new_mint_key_id = COALESCE(v.key_id, o.new_mint_key_id),
+             new_mint_address = COALESCE(v.mint_address, o.new_mint_address), updated_at = now()
+         FROM v
+         WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
+           AND (v.secret IS NULL OR o.new_mint_secret IS NULL)
+         RETURNING o.id, o.chain_key, v.tx_hash, v.last_valid, v.fees, v.signed_tx),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, last_valid_block_height, fees, signed_tx)
-         SELECT chain_key, $3, $4, $7::jsonb, $2 FROM signed)
+         SELECT chain_key, tx_hash, last_valid, fees, signed_tx FROM signed)
        INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
-       SELECT chain_key, $3, 0, id FROM signed
+       SELECT chain_key, tx_hash, 0, id FROM signed
        RETURNING operation_id`,
       [
-        id,
-        signed.signedTx,
-        signed.txHash,
-        signed.lastValidBlockHeight.toString(),
-        secret?.ciphertext ?? null,
-        secret?.keyId ?? null,
-        signed.fees ? JSON.stringify(signed.fees) : null,
-        signed.newMintAddress ?? null,
+        signings.map(({ id }) => id),
+        column((signed) => signed.signedTx),
+        column((signed) => signed.txHash),
+        column((signed) => signed.lastValidBlockHeight.toString()),
+        column((signed) => signed.newMintSecret?.ciphertext ?? null),
+        column((signed) => signed.newMintSecret?.keyId ?? null),
+        column((signed) => (signed.fees ? JSON.stringify(signed.fees) : null)),
+        column((signed) => signed.newMintAddress ?? null),
       ],
     );
-    return rowCount(rows) === 1;
+    const claimed = new Set(
+      returnedRows<{ operation_id: string }>(rows).map((r) => r.operation_id),
+    );
+    return signings.map(({ id }) => claimed.has(id));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  KeyedGroupWriters,
   METRICS,
   boundedText,
   isCarrierIntent,
@@ -24,6 +25,14 @@ import { newCarrier } from './carriers';
 import { batchView } from './batch-view';
 
 const MAX_ERROR_MESSAGE = 500;
+/** Carriers confirmed in one transaction at most. */
+const MAX_CONFIRMATIONS_A_WRITE = 32;
+
+/** One carrier's confirmation, as written. */
+interface Confirmation {
+  settlements: MemberSettlement[];
+  nftItems: NftItemEntity[];
+}
 
 /**
  * Failures of a carrier that say nothing of its members: each member would fail alone the same
@@ -41,6 +50,11 @@ const NOT_ABOUT_ITEMS = new Set<AppError['code']>(['INSUFFICIENT_FUNDS', 'RETRIE
 @Injectable()
 export class BatchSettler {
   private readonly logger = new Logger(BatchSettler.name);
+  /** By batch: confirmations waiting for, or in, their write. */
+  private readonly confirmations = new KeyedGroupWriters<Confirmation>(
+    (batchId, confirmations) => this.writeConfirmations(batchId, confirmations),
+    MAX_CONFIRMATIONS_A_WRITE,
+  );
 
   constructor(
     private readonly batches: BatchRepository,
@@ -52,6 +66,11 @@ export class BatchSettler {
     private readonly faults: FaultInjection,
   ) {}
 
+  /**
+   * A confirmed carrier: its members confirmed with what each minted. Confirmations of one batch
+   * that arrive while another is being written are written together (GroupWriter): one
+   * transaction, one turn of the account's event lock and one commit for many carriers.
+   */
   async confirm(carrier: OperationEntity, outcome: AssetOutcome, landedTxHash?: string) {
     const members = await this.batches.carried(carrier.id);
     const items = outcome.items ?? [];
@@ -59,23 +78,12 @@ export class BatchSettler {
       throw new Error(`Carrier ${carrier.id} minted ${items.length} items for ${members.length}`);
     }
     const txHash = landedTxHash ?? carrier.txHash;
+    const settlements: MemberSettlement[] = [
+      { id: carrier.id, outcome: { items }, txHash },
+      ...members.map((member, i) => ({ id: member.id, outcome: items[i], txHash })),
+    ];
     const nftItems = await this.itemRows(carrier, members, items);
-    await this.work.run(async (scope) => {
-      const settled = await this.batches.settleMembers(
-        scope,
-        [
-          { id: carrier.id, outcome: { items } },
-          ...members.map((member, i) => ({ id: member.id, outcome: items[i] })),
-        ],
-        txHash,
-      );
-      const now = new Set(settled);
-      await this.batches.insertItems(
-        scope,
-        nftItems.filter((item) => now.has(item.operationId)),
-      );
-      await this.closeIfDone(scope, carrier.batchId!);
-    });
+    await this.confirmations.submit(carrier.batchId!, { settlements, nftItems });
     METRICS.operations.inc(
       { kind: members[0]?.kind ?? carrier.kind, network: carrier.network, status: 'confirmed' },
       members.length,
@@ -85,6 +93,23 @@ export class BatchSettler {
       carrierId: carrier.id,
       items: members.length,
       txHash,
+    });
+  }
+
+  private async writeConfirmations(batchId: string, confirmations: Confirmation[]) {
+    await this.work.run(async (scope) => {
+      const settled = new Set(
+        await this.batches.settleMembers(
+          scope,
+          confirmations.flatMap((confirmation) => confirmation.settlements),
+          null,
+        ),
+      );
+      await this.batches.insertItems(
+        scope,
+        confirmations.flatMap(({ nftItems }) => nftItems.filter((i) => settled.has(i.operationId))),
+      );
+      await this.closeIfDone(scope, batchId);
     });
   }
 

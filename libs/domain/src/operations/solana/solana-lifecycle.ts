@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, METRICS, clamp, type AssetOutcome } from '@app/common';
+import { AppError, KeyedGroupWriters, METRICS, clamp, type AssetOutcome } from '@app/common';
 import {
   SolanaAdapter,
   ed25519Signer,
@@ -25,6 +25,7 @@ import {
   OperationRepository,
   SolanaOperationRepository,
   type OperationEntity,
+  type SolanaSigning,
 } from '@app/database';
 import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
@@ -39,6 +40,8 @@ const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 const EXPIRY_CHECK_MS = 1_000;
 /** A parked check comes back after about a slot's worth of polls. */
 const PARK_MS = 500;
+/** Signings (or submissions) stored in one statement at most. */
+const MAX_WRITES_A_STATEMENT = 64;
 
 interface NewMint {
   signer: Ed25519Signer;
@@ -71,6 +74,19 @@ type Verdict = Exclude<CheckVerdict, { kind: 'confirmed' }> | { kind: 'confirmed
 export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefinition> {
   private readonly logger = new Logger(SolanaLifecycle.name);
   private readonly waits = new RoundMemory<SignatureWait>();
+  /**
+   * An account's signings (and submissions) arriving while one of its writes is under way are
+   * stored together: one statement, one turn of its audit chain's (or event feed's) lock and one
+   * commit for many. A writer per account never holds two accounts' locks at once.
+   */
+  private readonly signings = new KeyedGroupWriters<SolanaSigning, boolean>(
+    (_account, signings) => this.solanaOperations.markSignedMany(signings),
+    MAX_WRITES_A_STATEMENT,
+  );
+  private readonly submissions = new KeyedGroupWriters<string>(
+    (_account, ids) => this.operations.markSubmittedMany(this.operations.outsideTransaction(), ids),
+    MAX_WRITES_A_STATEMENT,
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -125,11 +141,14 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
       txHash: signed.signature,
       lastValidBlockHeight: planned.lastValidBlockHeight,
     };
-    const claimed = await this.solanaOperations.markSigned(operation.id, {
-      ...stored,
-      newMintSecret: newMint?.toStore,
-      newMintAddress: newMint?.signer.address,
-      fees: planned.fees,
+    const claimed = await this.signings.submit(operation.accountId, {
+      id: operation.id,
+      signed: {
+        ...stored,
+        newMintSecret: newMint?.toStore,
+        newMintAddress: newMint?.signer.address,
+        fees: planned.fees,
+      },
     });
     if (!claimed) return null;
     this.faults.at('crash-after-sign');
@@ -189,7 +208,7 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
         wait.lastSentAt = Date.now();
         if (result.kind === 'accepted') {
           if (!accepted && operation.status === 'signed') {
-            await this.operations.markSubmitted(operation.id);
+            await this.submissions.submit(operation.accountId, operation.id);
             this.faults.at('crash-after-broadcast');
           }
           accepted = true;

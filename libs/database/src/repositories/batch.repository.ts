@@ -218,10 +218,13 @@ export class BatchRepository {
     );
     await manager.query(insert, params);
     const members = carriers.flatMap(({ memberIds }) => memberIds);
+    // `o.id = ANY(...)` lets the planner find the rows by key: joined to the unnested list alone,
+    // it walked every pending row of the account against it (123 ms for 576 entries of 10,000).
     const taken: unknown[] = await manager.query(
       `UPDATE operations o SET carrier_id = v.carrier_id, updated_at = now()
        FROM unnest($1::uuid[], $2::uuid[]) AS v(id, carrier_id)
-       WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
+       WHERE o.id = v.id AND o.id = ANY($1::uuid[]) AND o.status = 'queued'
+         AND o.carrier_id IS NULL
        RETURNING o.id`,
       [members, carriers.flatMap(({ carrier, memberIds }) => memberIds.map(() => carrier.id))],
     );
@@ -275,7 +278,8 @@ export class BatchRepository {
          updated_at = now(), settled_at = now()
        FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $5::text[], $6::text[])
          AS v(id, result, error_code, error_message, tx_hash)
-       WHERE o.id = v.id AND o.status IN ('queued', 'signed', 'submitted')
+       WHERE o.id = v.id AND o.id = ANY($1::uuid[])
+         AND o.status IN ('queued', 'signed', 'submitted')
        RETURNING o.id`,
       [
         settlements.map((s) => s.id),

@@ -178,7 +178,8 @@ export class OperationRepository {
          SET status = 'signed', nonce = v.nonce, tx_hash = v.tx_hash, updated_at = now()
          FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
            AS v(id, nonce, signed_tx, tx_hash)
-         WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
+         WHERE o.id = v.id AND o.id = ANY($1::uuid[]) AND o.status = 'queued'
+           AND o.carrier_id IS NULL
          RETURNING o.id, o.chain_key, o.nonce, v.signed_tx, o.tx_hash),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)

@@ -63,7 +63,8 @@ export class SolanaOperationRepository {
              new_mint_key_id = COALESCE(v.key_id, o.new_mint_key_id),
              new_mint_address = COALESCE(v.mint_address, o.new_mint_address), updated_at = now()
          FROM v
-         WHERE o.id = v.id AND o.status = 'queued' AND o.carrier_id IS NULL
+         WHERE o.id = v.id AND o.id = ANY($1::uuid[]) AND o.status = 'queued'
+           AND o.carrier_id IS NULL
            AND (v.secret IS NULL OR o.new_mint_secret IS NULL)
          RETURNING o.id, o.chain_key, v.tx_hash, v.last_valid, v.fees, v.signed_tx),
        stored AS (

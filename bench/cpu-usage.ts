@@ -25,12 +25,25 @@ interface Sample {
 /** Linux's USER_HZ: jiffies per second in /proc (100 on every mainstream build). */
 const JIFFIES_PER_SECOND = 100;
 
+/** A process as /proc shows it, for a window's classifier to name its kind. */
+export interface ProcessStat {
+  pid: number;
+  parent: number;
+  /** The command name (the parenthesised field of /proc/<pid>/stat). */
+  name: string;
+}
+
 /** Starts a window; `stop()` returns the usage since. Processes that exit inside it are lost. */
 export function cpuWindow(): { stop(): CpuUsage } {
-  const first = sample();
+  return cpuWindowBy(machineKindOf);
+}
+
+/** `cpuWindow`, each process's seconds counted under the kind `kindOf` names. */
+export function cpuWindowBy(kindOf: (process: ProcessStat) => string): { stop(): CpuUsage } {
+  const first = sample(kindOf);
   return {
     stop() {
-      const last = sample();
+      const last = sample(kindOf);
       const seconds: Record<string, number> = {};
       for (const [pid, { kind, jiffies }] of last.processes) {
         const before = first.processes.get(pid)?.jiffies ?? 0;
@@ -58,7 +71,7 @@ export function cpuSummary(usage: CpuUsage): string {
   return `${Math.round(usage.busy * 100)}% of ${usage.cores} cores; ${top}`;
 }
 
-function sample(): Sample {
+function sample(kindOf: (process: ProcessStat) => string): Sample {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const jiffies = fields.map(Number);
   // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
@@ -74,7 +87,8 @@ function sample(): Sample {
       const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const used = Number(after[11]) + Number(after[12]);
       if (used === 0) continue;
-      processes.set(pid, { kind: kindOf(pid, stat), jiffies: used });
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      processes.set(pid, { kind: kindOf({ pid, parent: Number(after[1]), name }), jiffies: used });
     } catch {
       // Exited while being read.
     }
@@ -82,9 +96,8 @@ function sample(): Sample {
   return { busyJiffies, totalJiffies, processes };
 }
 
-function kindOf(pid: number, stat: string): string {
+function machineKindOf({ pid, name }: ProcessStat): string {
   if (pid === process.pid) return 'bench';
-  const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   if (name.startsWith('postgres')) return 'postgres';
   if (name.startsWith('redis')) return 'redis';
   if (name === 'anvil') return 'anvil';

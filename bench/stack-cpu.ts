@@ -8,9 +8,8 @@
  * background processes and Redis are shared with the others and shown apart; everything else
  * on the machine is `others` (the noise of the run).
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import type { CpuUsage } from './cpu-usage';
+import { readFileSync } from 'node:fs';
+import { cpuWindowBy, type CpuUsage, type ProcessStat } from './cpu-usage';
 
 export interface OwnProcesses {
   api?: number;
@@ -21,67 +20,16 @@ export interface OwnProcesses {
   database?: string;
 }
 
-interface Sample {
-  busyJiffies: number;
-  totalJiffies: number;
-  processes: Map<number, { kind: string; jiffies: number }>;
-}
-
-/** Linux's USER_HZ (100 on every mainstream build). */
-const JIFFIES_PER_SECOND = 100;
-
 /** Starts a window over this run's processes; `stop()` returns the usage since. */
 export function stackCpuWindow(own: OwnProcesses): { stop(): CpuUsage } {
-  const first = sample(own);
-  return {
-    stop() {
-      const last = sample(own);
-      const seconds: Record<string, number> = {};
-      for (const [pid, { kind, jiffies }] of last.processes) {
-        const before = first.processes.get(pid)?.jiffies ?? 0;
-        seconds[kind] = (seconds[kind] ?? 0) + (jiffies - before) / JIFFIES_PER_SECOND;
-      }
-      for (const kind of Object.keys(seconds)) seconds[kind] = Math.round(seconds[kind] * 10) / 10;
-      const total = last.totalJiffies - first.totalJiffies;
-      return {
-        busy:
-          total > 0 ? Math.round(((last.busyJiffies - first.busyJiffies) / total) * 100) / 100 : 0,
-        cores: availableParallelism(),
-        seconds,
-      };
-    },
-  };
+  return cpuWindowBy((stat) => kindOf(stat, own));
 }
 
-function sample(own: OwnProcesses): Sample {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const jiffies = fields.map(Number);
-  const totalJiffies = jiffies.slice(0, 8).reduce((sum, value) => sum + value, 0);
-  const busyJiffies = totalJiffies - jiffies[3] - jiffies[4];
-  const processes = new Map<number, { kind: string; jiffies: number }>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const used = Number(after[11]) + Number(after[12]);
-      if (used === 0) continue;
-      const parent = Number(after[1]);
-      processes.set(pid, { kind: kindOf(pid, parent, stat, own), jiffies: used });
-    } catch {
-      // Exited while being read.
-    }
-  }
-  return { busyJiffies, totalJiffies, processes };
-}
-
-function kindOf(pid: number, parent: number, stat: string, own: OwnProcesses): string {
+function kindOf({ pid, parent, name }: ProcessStat, own: OwnProcesses): string {
   if (pid === process.pid) return 'bench+solana';
   if (pid === own.api) return 'api';
   if (own.workers?.includes(pid)) return 'worker';
   if (own.scripts?.includes(pid)) return 'raw script';
-  const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   if (name === 'anvil') return parent === process.pid ? 'anvil' : 'others';
   if (name.startsWith('redis')) return 'redis (shared)';
   if (name.startsWith('postgres')) {

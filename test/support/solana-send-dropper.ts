@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { solanaMessageFacts } from './chain-reads';
+import { startJsonRpcProxy, type JsonRpcAnswer, type JsonRpcRequest } from './json-rpc-proxy';
 
 /** A `sendTransaction` as the dropper sees it. */
 export interface SolanaSend {
@@ -34,13 +34,6 @@ export interface SolanaSendDropper {
   close(): Promise<void>;
 }
 
-interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id: number | string;
-  method: string;
-  params?: unknown[];
-}
-
 export async function startSolanaSendDropper(
   targetUrl: string,
   port = 0,
@@ -50,17 +43,8 @@ export async function startSolanaSendDropper(
   const dropped = new Set<string>();
   let droppedSends = 0;
 
-  const forward = async (body: string): Promise<{ status: number; text: string }> => {
-    const upstream = await fetch(targetUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    return { status: upstream.status, text: await upstream.text() };
-  };
-
   /** The answer a node gives a send it accepted, when this one is dropped; null to forward. */
-  const dropping = (call: JsonRpcRequest): object | null => {
+  const dropping = (call: JsonRpcRequest): JsonRpcAnswer | null => {
     if (call.method !== 'sendTransaction') return null;
     const [encoded, config] = (call.params ?? []) as [string, { encoding?: string } | undefined];
     const bytes =
@@ -81,50 +65,20 @@ export async function startSolanaSendDropper(
     return { jsonrpc: '2.0', id: call.id, result: signature };
   };
 
-  const answer = async (body: string): Promise<{ status: number; text: string }> => {
-    const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
-    const batch = Array.isArray(parsed) ? parsed : [parsed];
-    const drops = batch.map(dropping);
-    if (drops.every((drop) => drop === null)) return forward(body);
-    const passed = batch.filter((_, index) => drops[index] === null);
-    const upstream = passed.length
-      ? ([JSON.parse((await forward(JSON.stringify(passed))).text)].flat() as JsonRpcRequest[])
-      : [];
-    const byId = new Map(upstream.map((reply) => [reply.id, reply]));
-    const replies = batch.map((call, index) => drops[index] ?? byId.get(call.id));
-    return { status: 200, text: JSON.stringify(Array.isArray(parsed) ? replies : replies[0]) };
-  };
-
-  const server = createServer((request, response) => {
-    void (async () => {
-      const { status, text } = await answer(await bodyOf(request));
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(text);
-    })().catch(() => response.destroy());
-  });
   // As the localnet's own server: the service keeps its connections open between calls, and a
   // socket closed under it for idleness would look like an RPC fault.
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const address = server.address();
-  const bound = typeof address === 'object' && address ? address.port : 0;
+  const proxy = await startJsonRpcProxy(
+    targetUrl,
+    { answer: dropping },
+    { port, keepAliveTimeoutMs: 60_000 },
+  );
   return {
-    url: `http://127.0.0.1:${bound}`,
+    url: proxy.url,
     drop: (next) => {
       rule = next;
     },
     droppedSignatures: () => new Set(dropped),
     droppedSends: () => droppedSends,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => proxy.close(),
   };
-}
-
-async function bodyOf(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
 }

@@ -17,7 +17,7 @@ import {
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
 import { FaultInjection } from '../operations/fault-injection';
-import { hasOwnRoyalty, newCarrier } from './carriers';
+import { cutIntoCarriers, hasOwnRoyalty, newCarrier } from './carriers';
 
 /** Entries read at a time while packing. */
 const PACK_READ = 2_000;
@@ -67,32 +67,45 @@ export class AirdropPacker {
     }
     let carriers = 0;
     let alone = 0;
+    // Entries short of a full carrier at a page's end wait for the next page's, so that only
+    // the batch's last carrier of each kind is smaller than the rest.
+    const leftOver = new Map<boolean, OperationEntity[]>();
     for (let fromIndex = 0; ;) {
-      const entries = await this.batches.unpacked(batchId, fromIndex, PACK_READ);
-      if (entries.length === 0) break;
-      fromIndex = entries[entries.length - 1].batchIndex! + 1;
-      const groups = [entries.filter(hasOwnRoyalty), entries.filter((e) => !hasOwnRoyalty(e))];
-      for (const group of groups.filter((members) => members.length > 0)) {
+      const read = await this.batches.unpacked(batchId, fromIndex, PACK_READ);
+      const lastPage = read.length < PACK_READ;
+      if (read.length > 0) fromIndex = read[read.length - 1].batchIndex! + 1;
+      // Items with a royalty of their own go in carriers of their own (mintBatchWithRoyalty).
+      for (const royalty of [true, false]) {
+        const group = [
+          ...(leftOver.get(royalty) ?? []),
+          ...read.filter((entry) => hasOwnRoyalty(entry) === royalty),
+        ];
+        leftOver.set(royalty, []);
+        if (group.length === 0) continue;
         const perCarrier = await this.capacity(network, group);
         if (perCarrier <= 1) {
-          // Each its own job (the job id is the operation's: enqueued twice, it runs once).
-          for (let i = 0; i < group.length; i += CARRIERS_PER_WRITE) {
-            const jobs = group.slice(i, i + CARRIERS_PER_WRITE);
-            await Promise.all(jobs.map((entry) => this.queue.enqueue(entry)));
-          }
+          await this.queueAlone(group);
           alone += group.length;
           continue;
         }
-        const page: OperationEntity[][] = [];
-        for (let i = 0; i < group.length; i += perCarrier)
-          page.push(group.slice(i, i + perCarrier));
+        const { carriers: page, leftOver: rest } = cutIntoCarriers(group, perCarrier, lastPage);
+        leftOver.set(royalty, rest);
         for (let i = 0; i < page.length; i += CARRIERS_PER_WRITE) {
           carriers += await this.carry(page.slice(i, i + CARRIERS_PER_WRITE));
         }
       }
+      if (lastPage) break;
     }
     if (alone > 0) await this.batches.touchUnpacked(batchId);
     this.logger.log({ msg: 'Airdrop packed', batchId, carriers, alone });
+  }
+
+  /** Entries that run alone: each its own job (the job id is the operation's: queued twice, it runs once). */
+  private async queueAlone(entries: OperationEntity[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += CARRIERS_PER_WRITE) {
+      const jobs = entries.slice(i, i + CARRIERS_PER_WRITE);
+      await Promise.all(jobs.map((entry) => this.queue.enqueue(entry)));
+    }
   }
 
   /**

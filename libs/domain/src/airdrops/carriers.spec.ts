@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AssetIntent } from '@app/common';
 import { newQueuedOperation, type OperationEntity } from '@app/database';
-import { hasOwnRoyalty, newCarrier } from './carriers';
+import { cutIntoCarriers, hasOwnRoyalty, newCarrier } from './carriers';
 
 function member(intent: AssetIntent, index: number): OperationEntity {
   return {
@@ -64,5 +64,30 @@ describe('newCarrier', () => {
       recipients: ['0xb'],
       sellerFeeBps: [250],
     });
+  });
+});
+
+describe('cutIntoCarriers', () => {
+  const entries = [1, 2, 3, 4, 5, 6, 7];
+
+  it('leaves the entries short of a full carrier for the next page', () => {
+    expect(cutIntoCarriers(entries, 3, false)).toEqual({
+      carriers: [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+      leftOver: [7],
+    });
+  });
+
+  it('carries every entry of the last page, the last carrier smaller', () => {
+    expect(cutIntoCarriers(entries, 3, true)).toEqual({
+      carriers: [[1, 2, 3], [4, 5, 6], [7]],
+      leftOver: [],
+    });
+  });
+
+  it('leaves a page smaller than one carrier whole for the next', () => {
+    expect(cutIntoCarriers([1, 2], 3, false)).toEqual({ carriers: [], leftOver: [1, 2] });
   });
 });

@@ -51,3 +51,19 @@ function carrierIntent(intents: MemberIntent[]): CarrierIntent {
 export function hasOwnRoyalty(member: OperationEntity): boolean {
   return member.intent.kind === 'nft.mint' && member.intent.sellerFeeBps !== undefined;
 }
+
+/**
+ * A page of entries cut into groups of `perCarrier`. Unless it is the batch's last page, the
+ * entries short of a full group are left over for the next page's, so that a batch read page by
+ * page still ends with one small carrier at most.
+ */
+export function cutIntoCarriers<T>(
+  entries: T[],
+  perCarrier: number,
+  lastPage: boolean,
+): { carriers: T[][]; leftOver: T[] } {
+  const full = lastPage ? entries.length : entries.length - (entries.length % perCarrier);
+  const carriers: T[][] = [];
+  for (let i = 0; i < full; i += perCarrier) carriers.push(entries.slice(i, i + perCarrier));
+  return { carriers, leftOver: entries.slice(full) };
+}

@@ -86,14 +86,13 @@ export async function sendAirdropUntilAccepted(
   giveUpAt: number,
 ): Promise<void> {
   const started = performance.now();
-  const answer = await postUntilAnswered({
-    url: `${baseUrl}/tokens/${request.token}/airdrop`,
+  const answer = await postAirdrop(
+    baseUrl,
     apiKey,
-    idempotencyKey: request.idempotencyKey,
-    body: bodyOf(request),
+    request,
     giveUpAt,
-    onAttempt: () => (request.attempts += 1),
-  });
+    () => (request.attempts += 1),
+  );
   if ('gaveUp' in answer) {
     request.refused = `gave up after ${request.attempts} attempts`;
     return;
@@ -109,6 +108,24 @@ export async function sendAirdropUntilAccepted(
   request.refused = `${answer.status} ${answer.text.slice(0, 300)}`;
 }
 
+/** The request, with its Idempotency-Key, retried until answered or `giveUpAt` passes. */
+function postAirdrop(
+  baseUrl: string,
+  apiKey: string,
+  request: AirdropRequest,
+  giveUpAt: number,
+  onAttempt: () => number,
+) {
+  return postUntilAnswered({
+    url: `${baseUrl}/tokens/${request.token}/airdrop`,
+    apiKey,
+    idempotencyKey: request.idempotencyKey,
+    body: bodyOf(request),
+    giveUpAt,
+    onAttempt,
+  });
+}
+
 /**
  * The accepted request sent again, as a client unsure of its first answer would: it must answer
  * the first batch (`idempotent-replayed: true`) and store nothing. Retried like the first.
@@ -121,14 +138,7 @@ export async function replayAirdrop(
   giveUpAt: number,
 ): Promise<Replay> {
   let attempts = 0;
-  const answer = await postUntilAnswered({
-    url: `${baseUrl}/tokens/${request.token}/airdrop`,
-    apiKey,
-    idempotencyKey: request.idempotencyKey,
-    body: bodyOf(request),
-    giveUpAt,
-    onAttempt: () => (attempts += 1),
-  });
+  const answer = await postAirdrop(baseUrl, apiKey, request, giveUpAt, () => (attempts += 1));
   const replay: Replay =
     'gaveUp' in answer
       ? { when, status: null, batchId: null, replayedHeader: false }

@@ -48,6 +48,9 @@ describe('airdrop carriers', () => {
   });
 
   const scope = () => scopeOf(dataSource.manager);
+  /** One carrier of these members, stored outside any transaction. */
+  const carry = (carrier: OperationEntity, memberIds: string[]) =>
+    batches.insertCarriers(scope(), [{ carrier, memberIds }]);
 
   /** A batch of `n` token mints to fresh recipients, stored as the API stores it. */
   async function batchOf(n: number): Promise<{ batch: BatchEntity; members: OperationEntity[] }> {
@@ -107,10 +110,10 @@ describe('airdrop carriers', () => {
   it('gives an entry to one carrier only', async () => {
     const { batch, members } = await batchOf(4);
     const ids = members.map((member) => member.id);
-    expect(await batches.insertCarrier(scope(), carrierOf(batch.id, members), ids)).toBe(true);
+    expect(await carry(carrierOf(batch.id, members), ids)).toBe(true);
     // Another carrier of two of them is refused (its caller rolls the carrier back).
     const second = carrierOf(batch.id, members.slice(0, 2));
-    expect(await batches.insertCarrier(scope(), second, ids.slice(0, 2))).toBe(false);
+    expect(await carry(second, ids.slice(0, 2))).toBe(false);
     expect(await batches.unpacked(batch.id, 0, 10)).toEqual([]);
   });
 
@@ -143,7 +146,7 @@ describe('airdrop carriers', () => {
     const { batch, members } = await batchOf(3);
     const ids = members.map((member) => member.id);
     const carrier = carrierOf(batch.id, members);
-    await batches.insertCarrier(scope(), carrier, ids);
+    await carry(carrier, ids);
 
     await signEvm(carrier, '0xfirst', 7n);
     expect(await rows(ids)).toEqual(
@@ -190,7 +193,7 @@ describe('airdrop carriers', () => {
 
   it('never signs a carried entry alone, on either family', async () => {
     const { batch, members } = await batchOf(2);
-    await batches.insertCarrier(scope(), carrierOf(batch.id, members), [members[0].id]);
+    await carry(carrierOf(batch.id, members), [members[0].id]);
     const locked = await dataSource.transaction((manager) =>
       operations.lockQueued(scopeOf(manager), [members[0].id, members[1].id]),
     );
@@ -210,8 +213,7 @@ describe('airdrop carriers', () => {
   it('announces an entry only when it settles, never a carrier, and closes the batch at the last', async () => {
     const { batch, members } = await batchOf(2);
     const carrier = carrierOf(batch.id, members);
-    await batches.insertCarrier(
-      scope(),
+    await carry(
       carrier,
       members.map((member) => member.id),
     );
@@ -220,15 +222,11 @@ describe('airdrop carriers', () => {
     await dataSource.transaction(async (manager) => {
       const inner = scopeOf(manager);
       await batches.lock(inner, batch.id);
-      await batches.settleMembers(
-        inner,
-        [
-          { id: carrier.id, outcome: { items: [{}, {}] } },
-          { id: members[0].id, outcome: {} },
-          { id: members[1].id, error: { code: 'CONFLICT', message: 'no' } },
-        ],
-        '0xannounced',
-      );
+      await batches.settleMembers(inner, [
+        { id: carrier.id, outcome: { items: [{}, {}] }, txHash: '0xannounced' },
+        { id: members[0].id, outcome: {}, txHash: '0xannounced' },
+        { id: members[1].id, error: { code: 'CONFLICT', message: 'no' } },
+      ]);
       const closed = await batches.completeIfSettled(inner, batch.id);
       expect(closed).toMatchObject({ id: batch.id, status: 'completed_with_failures' });
     });

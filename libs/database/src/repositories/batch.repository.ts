@@ -20,10 +20,7 @@ export interface BatchPage {
   nextCursor: string | null;
 }
 
-/**
- * What a settled member produced (and, when not the statement's, the transaction it landed in),
- * or why it failed.
- */
+/** What a settled member produced and the transaction it landed in, or why it failed. */
 export type MemberSettlement =
   | { id: string; outcome: AssetOutcome; txHash?: string | null }
   | { id: string; error: { code: ErrorCode; message: string } };
@@ -194,17 +191,10 @@ export class BatchRepository {
   }
 
   /**
-   * Stores a carrier and gives it `memberIds`, in the scope's transaction: each must still be
-   * queued and held by no carrier, or nothing is written (false).
-   */
-  insertCarrier(scope: WorkScope, carrier: OperationEntity, memberIds: string[]): Promise<boolean> {
-    return this.insertCarriers(scope, [{ carrier, memberIds }]);
-  }
-
-  /**
-   * `insertCarrier` for many carriers in two statements: a packer stores a page of them at once
-   * (one transaction a carrier made packing the whole of a 10,000-entry Solana airdrop's run).
-   * False, to be rolled back, when any member was taken or settled meanwhile.
+   * Stores carriers and gives each its `memberIds`, in the scope's transaction, in two statements
+   * however many (a packer stores a page of them at once: one transaction a carrier made packing
+   * the whole of a 10,000-entry Solana airdrop's run). Each member must still be queued and held
+   * by no carrier; false, to be rolled back, when any was taken or settled meanwhile.
    */
   async insertCarriers(scope: WorkScope, carriers: CarrierOfMembers[]): Promise<boolean> {
     if (carriers.length === 0) return true;
@@ -248,7 +238,7 @@ export class BatchRepository {
   }
 
   /**
-   * Holds the batch's row until the scope's transaction ends: one settlement at a time. NO KEY:
+   * Holds the batch's row until the scope's transaction ends: one closing check at a time. NO KEY:
    * its members' writes elsewhere (a carrier's signing, packing) check their foreign key to it
    * with a KEY SHARE lock, which this must not block.
    */
@@ -260,23 +250,17 @@ export class BatchRepository {
 
   /**
    * Settles members still unsettled (confirmed with their outcome, or failed), in the scope's
-   * transaction; returns the ids it settled. `txHash`: the transaction that minted the
-   * confirmed ones that do not name their own.
+   * transaction; returns the ids it settled.
    */
-  async settleMembers(
-    scope: WorkScope,
-    settlements: MemberSettlement[],
-    txHash: string | null,
-  ): Promise<string[]> {
+  async settleMembers(scope: WorkScope, settlements: MemberSettlement[]): Promise<string[]> {
     if (settlements.length === 0) return [];
     const result: unknown[] = await managerOf(scope).query(
       `UPDATE operations AS o SET
          status = CASE WHEN v.result IS NULL THEN 'failed' ELSE 'confirmed' END,
          result = v.result, error_code = v.error_code, error_message = v.error_message,
-         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash
-           ELSE COALESCE(v.tx_hash, $4, o.tx_hash) END,
+         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash ELSE COALESCE(v.tx_hash, o.tx_hash) END,
          updated_at = now(), settled_at = now()
-       FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $5::text[], $6::text[])
+       FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $4::text[], $5::text[])
          AS v(id, result, error_code, error_message, tx_hash)
        WHERE o.id = v.id AND o.id = ANY($1::uuid[])
          AND o.status IN ('queued', 'signed', 'submitted')
@@ -285,7 +269,6 @@ export class BatchRepository {
         settlements.map((s) => s.id),
         settlements.map((s) => ('outcome' in s ? JSON.stringify(s.outcome) : null)),
         settlements.map((s) => ('error' in s ? s.error.code : null)),
-        txHash,
         settlements.map((s) => ('error' in s ? s.error.message : null)),
         settlements.map((s) => ('txHash' in s ? (s.txHash ?? null) : null)),
       ],

@@ -102,7 +102,6 @@ export class BatchSettler {
         await this.batches.settleMembers(
           scope,
           confirmations.flatMap((confirmation) => confirmation.settlements),
-          null,
         ),
       );
       await this.batches.insertItems(
@@ -122,16 +121,16 @@ export class BatchSettler {
     error: AppError,
     options: { onlyQueued?: boolean } = {},
   ): Promise<boolean> {
-    let afterCommit: (() => Promise<void>) | null = null;
+    let afterCommit: () => Promise<void>;
     try {
-      await this.work.run(async (scope) => {
-        afterCommit = await this.settleFailure(scope, carrier, error, options.onlyQueued ?? false);
-      });
+      afterCommit = await this.work.run((scope) =>
+        this.settleFailure(scope, carrier, error, options.onlyQueued ?? false),
+      );
     } catch (caught) {
       if (caught instanceof CarrierSettledMeanwhile) return false;
       throw caught;
     }
-    await afterCommit!();
+    await afterCommit();
     return true;
   }
 
@@ -165,7 +164,10 @@ export class BatchSettler {
     const halves = split
       ? [members.slice(0, members.length >> 1), members.slice(members.length >> 1)]
       : [];
-    const carriers = halves.map((half) => newCarrier(half));
+    const carriers = halves.map((half) => ({
+      carrier: newCarrier(half),
+      memberIds: half.map((member) => member.id),
+    }));
     const status = await this.batches.lockedStatus(scope, carrier.id);
     if (status !== 'queued' && (onlyQueued || status === 'confirmed' || status === 'failed')) {
       throw new CarrierSettledMeanwhile();
@@ -173,13 +175,10 @@ export class BatchSettler {
     const settlements: MemberSettlement[] = [{ id: carrier.id, error: reason }];
     if (split) await this.batches.release(scope, carrier.id);
     else settlements.push(...members.map((member) => ({ id: member.id, error: reason })));
-    const failed = await this.batches.settleMembers(scope, settlements, null);
+    const failed = await this.batches.settleMembers(scope, settlements);
     if (!failed.includes(carrier.id)) throw new Error(`Carrier ${carrier.id} did not fail`);
-    for (const [i, next] of carriers.entries()) {
-      const ids = halves[i].map((member) => member.id);
-      if (!(await this.batches.insertCarrier(scope, next, ids))) {
-        throw new Error(`Members of carrier ${carrier.id} were taken while it split`);
-      }
+    if (!(await this.batches.insertCarriers(scope, carriers))) {
+      throw new Error(`Members of carrier ${carrier.id} were taken while it split`);
     }
     await this.closeIfDone(scope, carrier.batchId!);
     this.logger.warn({
@@ -196,7 +195,9 @@ export class BatchSettler {
     // the reconciler does.
     return async () => {
       if (carriers.length > 0) this.faults.at('crash-after-split');
-      for (const next of carriers) await this.queue.enqueue(next).catch(() => undefined);
+      for (const { carrier: next } of carriers) {
+        await this.queue.enqueue(next).catch(() => undefined);
+      }
     };
   }
 

@@ -40,6 +40,12 @@ const IMAGE = 'https://example.com/image.png';
 const MINTS_PER_TX = 9;
 /** A fault's airdrop: 23 carriers, several in flight whenever it strikes. */
 const FAULT_RECIPIENTS = 200;
+/**
+ * The spike's airdrop: 167 carriers, more than the account's 128 in flight (ACCOUNT_MAX_IN_FLIGHT),
+ * so that some are signed after the spike. A fault's 23 are all signed within moments of their
+ * packing, before the spike strikes.
+ */
+const SPIKE_RECIPIENTS = 1_500;
 /** A fault's NFT airdrop beside it: items that each run alone, pipelined. */
 const FAULT_ITEMS = 30;
 /** What the service's wallet pays to land, then what the spike asks (micro-lamports a unit). */
@@ -466,7 +472,7 @@ describe('an airdrop through faults', () => {
     try {
       // Until every slot of the window the node reports has seen the traffic.
       await sleep(FEE_WINDOW_MS + 1_000);
-      const tokens = await tokenAirdrop(FAULT_RECIPIENTS, 'Spiked');
+      const tokens = await tokenAirdrop(SPIKE_RECIPIENTS, 'Spiked');
       await batchWhen(tokens.id, carriersInFlight);
       // The spike: the others pay more, and what pays less than they do no longer lands.
       contention.setPrice(BUSIER);

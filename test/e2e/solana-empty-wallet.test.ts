@@ -1,5 +1,6 @@
-import { Connection, PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { setLamports } from '@test/support/chain-control';
+import { batchItems, settledBatch } from '@test/support/airdrops';
 import { expectError } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import {
@@ -68,4 +69,44 @@ describe('an empty Solana wallet', () => {
       expect(landed.body.data.status).toBe('confirmed');
     },
   );
+
+  it('fails every entry of a token airdrop it cannot pay the rent of, with nothing landed', async () => {
+    // A carrier is sized without simulation (its compute is known from its recipients): the
+    // node's preflight is what refuses it, and the refusal must still name the wallet.
+    await setWalletLamports(FUNDED);
+    const token = await api.post('/tokens', {
+      network: 'solana',
+      name: 'Dry drop',
+      symbol: 'DRY',
+      amount: 1,
+      decimals: 6,
+    });
+    expect(token.status).toBe(200);
+    await setWalletLamports(10_000);
+    const recipients = Array.from({ length: 12 }, () => ({
+      recipient: Keypair.generate().publicKey.toBase58(),
+      amount: '1',
+    }));
+    const accepted = await api.post(`/tokens/${token.body.data.mint_address}/airdrop`, {
+      network: 'solana',
+      recipients,
+    });
+    expect(accepted.status).toBe(202);
+
+    const batch = await settledBatch(api, accepted.body.data.batch_id);
+    expect(batch).toMatchObject({
+      status: 'completed_with_failures',
+      counts: { queued: 0, submitted: 0, confirmed: 0, failed: 12 },
+    });
+    // A carrier of 9 asks the rent of 9 new token accounts (0.00207 SOL each): about 0.0187
+    // SOL; the last carrier, of 3, about 0.0062.
+    const items = await batchItems(api, accepted.body.data.batch_id);
+    for (const item of items) {
+      expect(item.error).toEqual({
+        error: 'Insufficient funds',
+        message: expect.stringMatching(new RegExp(`${wallet}.*needs about 0\\.0(186|062)\\d* SOL`)),
+      });
+    }
+    expect(await connection.getBalance(new PublicKey(wallet))).toBe(10_000);
+  });
 });

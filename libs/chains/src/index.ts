@@ -31,6 +31,7 @@ export * from './solana/solana-reads';
 export * from './solana/solana-rpc.client';
 export * from './solana/token2022-instructions';
 export * from './solana/token-mint-capacity';
+export * from './solana/token-mint-compute';
 export * from './evm/contracts/artifacts';
 export * from './evm/evm-planner';
 export * from './evm/evm-revert';

@@ -17,7 +17,9 @@ import {
   signWire,
   signedTransactionLength,
   solanaOutcome,
+  tokenAccountAndBump,
   tokenAccountOf,
+  tokenMintBatchComputeUnits,
   tokenMintBatchInstructions,
   tokenMintsPerTransaction,
   unsignedWire,
@@ -168,7 +170,7 @@ describe('Solana token.mintBatch on the local chain', () => {
           mint: new PublicKey(mint),
           mints: recipients.map((owner) => ({ recipient: new PublicKey(owner), amount: 1n })),
           decimals: DECIMALS,
-        }),
+        }).instructions,
         randomUUID(),
         { units: MAX_COMPUTE_UNITS, microLamports: 1 },
       ),
@@ -184,11 +186,11 @@ describe('Solana token.mintBatch on the local chain', () => {
     ).rejects.toThrow(RangeError);
   });
 
-  it('stays within the compute budgeted per recipient (measured by simulation)', async () => {
-    // What the planner sizes the limit on: simulation of the planned transaction, before it is
-    // sent, so every recipient here is fresh.
-    const planned = (recipients: string[]) =>
-      planSolanaTransaction(
+  it("is sized from its recipients' bump seeds, without simulation, covering what it consumes", async () => {
+    const simulations = jest.spyOn(adapter, 'simulate');
+    const planned = async (recipients: string[]) => {
+      const before = simulations.mock.calls.length;
+      const plan = await planSolanaTransaction(
         adapter,
         network,
         authority.address,
@@ -197,6 +199,11 @@ describe('Solana token.mintBatch on the local chain', () => {
         undefined,
         settings,
       );
+      expect(simulations.mock.calls.length).toBe(before);
+      return plan;
+    };
+    const bumpOf = (owner: string) =>
+      tokenAccountAndBump(new PublicKey(mint), new PublicKey(owner)).bump;
     const { blockhash } = await adapter.latestBlockhash(network);
     const frame = await unitsOf(
       compileLegacyMessage(
@@ -207,15 +214,29 @@ describe('Solana token.mintBatch on the local chain', () => {
     );
     expect(frame).toBeLessThanOrEqual(TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS);
 
+    // Fresh recipients (the planned transactions are simulated here, never sent): each costs
+    // what its bump seed says, within a hundred units, and no more than the capacity's budget.
     const recipients = freshOwners(tokenMintsPerTransaction());
     const each: number[] = [];
     for (const recipient of recipients) {
-      each.push((await unitsOf((await planned([recipient])).message)) - frame);
+      const units = (await unitsOf((await planned([recipient])).message)) - frame;
+      const budgeted =
+        tokenMintBatchComputeUnits([bumpOf(recipient)]) - TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS;
+      expect(units).toBeLessThanOrEqual(budgeted);
+      expect(units).toBeGreaterThan(budgeted - 200);
+      expect(units).toBeLessThanOrEqual(TOKEN_MINT_COMPUTE_UNITS);
+      each.push(units);
     }
-    for (const units of each) expect(units).toBeLessThanOrEqual(TOKEN_MINT_COMPUTE_UNITS);
-    // Recipients do not share work: the batch costs what its mints cost one by one.
-    const all = await unitsOf((await planned(recipients)).message);
+    // Recipients do not share work: the batch costs what its mints cost one by one, and its
+    // limit covers that.
+    const plan = await planned(recipients);
+    const all = await unitsOf(plan.message);
     expect(all).toBe(frame + each.reduce((sum, units) => sum + units, 0));
+    expect(Number(plan.fees.computeUnitLimit)).toBeGreaterThanOrEqual(all);
+    expect(Number(plan.fees.computeUnitLimit)).toBeLessThanOrEqual(
+      Math.ceil(tokenMintBatchComputeUnits(recipients.map(bumpOf)) * 1.5),
+    );
+    simulations.mockRestore();
   });
 
   it('mints to recipients whose accounts exist (the create is idempotent)', async () => {

@@ -1,4 +1,5 @@
-import { SystemProgram, VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, SystemProgram, VersionedTransaction } from '@solana/web3.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, ExtensionType, getAccountLen } from '@solana/spl-token';
 import type { AppError } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
 import { insufficientFunds } from '../wallet-funds';
@@ -10,6 +11,9 @@ const SYSTEM = SystemProgram.programId.toBase58();
 /** System instructions that move lamports out of an account: CreateAccount and Transfer. */
 const CREATE_ACCOUNT = 0;
 const TRANSFER = 2;
+const ASSOCIATED_TOKEN = ASSOCIATED_TOKEN_PROGRAM_ID.toBase58();
+/** A Token-2022 associated account of this service's mints: ImmutableOwner is its one extension. */
+const TOKEN_ACCOUNT_LENGTH = getAccountLen([ExtensionType.ImmutableOwner]);
 
 /**
  * Roughly what a transaction asks of its fee payer: a base fee per signature and the lamports
@@ -29,13 +33,40 @@ export function lamportsNeeded(wire: Uint8Array): bigint {
   return needed;
 }
 
-/** The 409 for a fee payer the chain refused for lack of SOL: its balance, what was asked. */
+/**
+ * The associated token accounts a transaction creates where they are missing (Create and
+ * CreateIdempotent): the payer funds each one's rent through the program, not through a System
+ * instruction of its own. Distinct, in order.
+ */
+export function associatedAccountsCreated(wire: Uint8Array): PublicKey[] {
+  const message = VersionedTransaction.deserialize(wire).message;
+  const keys = message.staticAccountKeys;
+  const created = new Map<string, PublicKey>();
+  for (const instruction of message.compiledInstructions) {
+    if (keys[instruction.programIdIndex]?.toBase58() !== ASSOCIATED_TOKEN) continue;
+    const account = keys[instruction.accountKeyIndexes[1]];
+    if (account) created.set(account.toBase58(), account);
+  }
+  return [...created.values()];
+}
+
+/**
+ * The 409 for a fee payer the chain refused for lack of SOL: its balance, and what was asked,
+ * with the rent of the associated accounts the transaction would create.
+ */
 export async function solanaInsufficientFunds(
   adapter: SolanaAdapter,
   network: SolanaNetworkDefinition,
   payer: string,
   wire: Uint8Array,
 ): Promise<AppError> {
-  const balance = await adapter.getNativeBalance(network, payer);
-  return insufficientFunds({ network, address: payer, balance, needed: lamportsNeeded(wire) });
+  const associated = associatedAccountsCreated(wire);
+  const [balance, existing, rentOf] = await Promise.all([
+    adapter.getNativeBalance(network, payer),
+    associated.length > 0 ? adapter.accounts(network, associated) : [],
+    adapter.rentOf(network),
+  ]);
+  const missing = BigInt(existing.filter((account) => account === null).length);
+  const needed = lamportsNeeded(wire) + missing * rentOf(TOKEN_ACCOUNT_LENGTH);
+  return insufficientFunds({ network, address: payer, balance, needed });
 }

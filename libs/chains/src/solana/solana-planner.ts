@@ -26,6 +26,7 @@ import {
   tokenMintInstructions,
   transferInstructions,
 } from './token2022-instructions';
+import { tokenMintBatchComputeUnits } from './token-mint-compute';
 
 /** The compute-unit ceiling of a transaction: what simulation runs under. */
 export const MAX_COMPUTE_UNITS = 1_400_000;
@@ -78,14 +79,21 @@ export async function planSolanaTransaction(
   settings: SolanaSendSettings,
 ): Promise<PlannedTransaction> {
   const payer = new PublicKey(signer);
-  const instructions = await instructionsFor(adapter, network, payer, intent, newMint, {
-    checkGroupSize: settings.computeUnitLimit !== undefined,
-  });
+  const { instructions, computeUnits } = await instructionsFor(
+    adapter,
+    network,
+    payer,
+    intent,
+    newMint,
+    { checkGroupSize: settings.computeUnitLimit !== undefined },
+  );
   const [blockhash, microLamports] = await Promise.all([
     adapter.latestBlockhash(network),
     computeUnitPrice(adapter, network, writableAccounts(payer, instructions), settings),
   ]);
-  const fixed = settings.computeUnitLimit;
+  const fixed =
+    settings.computeUnitLimit ??
+    (computeUnits === undefined ? undefined : sizedLimit(computeUnits, settings));
   // The memo is part of what simulation measures, so the sized limit covers it.
   const message = compileLegacyMessage(
     payer,
@@ -118,12 +126,17 @@ export async function planSolanaTransaction(
     }
     throw solanaErrorToAppError(simulation.err, message.programs, intent);
   }
-  const units = Math.min(
+  const units = sizedLimit(simulation.unitsConsumed, settings);
+  return planned(units, withComputeUnitLimit(message, units));
+}
+
+/** The compute-unit limit for what a transaction consumes: the margin on top, within the ceiling. */
+function sizedLimit(unitsConsumed: number, settings: SolanaSendSettings): number {
+  return Math.min(
     MAX_COMPUTE_UNITS,
-    Math.ceil((simulation.unitsConsumed * (100 + settings.computeUnitMarginPercent)) / 100) +
+    Math.ceil((unitsConsumed * (100 + settings.computeUnitMarginPercent)) / 100) +
       COMPUTE_UNIT_FLOOR,
   );
-  return planned(units, withComputeUnitLimit(message, units));
 }
 
 /**
@@ -166,11 +179,59 @@ async function computeUnitPrice(
   return priorityFeeFrom(await adapter.recentPrioritizationFees(network, writable), policy);
 }
 
+interface OperationInstructions {
+  instructions: TransactionInstruction[];
+  /** What they consume at most, when that is known without simulating them. */
+  computeUnits?: number;
+}
+
 async function instructionsFor(
   adapter: SolanaAdapter,
   network: SolanaNetworkDefinition,
   payer: PublicKey,
   intent: AssetIntent,
+  newMint: string | undefined,
+  options: { checkGroupSize: boolean },
+): Promise<OperationInstructions> {
+  if (intent.kind === 'token.mintBatch') return tokenMintBatchOf(payer, intent);
+  return {
+    instructions: await singleInstructionsFor(adapter, network, payer, intent, newMint, options),
+  };
+}
+
+/**
+ * An airdrop's carrier of token mints, with its compute known from its recipients' bump seeds
+ * (tokenMintBatchComputeUnits): no simulation before signing. What would fail is still refused
+ * before it costs a fee, by the node's preflight at the first send; as token.mint, nothing is
+ * checked before (the mint authority and the mint's existence are the program's to refuse).
+ */
+function tokenMintBatchOf(
+  payer: PublicKey,
+  intent: Extract<AssetIntent, { kind: 'token.mintBatch' }>,
+): OperationInstructions {
+  if (intent.recipients.length === 0 || intent.recipients.length !== intent.amounts.length) {
+    throw new RangeError(
+      `a token.mintBatch needs one amount per recipient and at least one recipient ` +
+        `(${intent.recipients.length} recipients, ${intent.amounts.length} amounts)`,
+    );
+  }
+  const { instructions, bumps } = tokenMintBatchInstructions({
+    authority: payer,
+    mint: new PublicKey(intent.asset),
+    mints: intent.recipients.map((recipient, i) => ({
+      recipient: new PublicKey(recipient),
+      amount: u64(intent.amounts[i], 'amount'),
+    })),
+    decimals: decimalsOf(intent),
+  });
+  return { instructions, computeUnits: tokenMintBatchComputeUnits(bumps) };
+}
+
+async function singleInstructionsFor(
+  adapter: SolanaAdapter,
+  network: SolanaNetworkDefinition,
+  payer: PublicKey,
+  intent: Exclude<AssetIntent, { kind: 'token.mintBatch' }>,
   newMint: string | undefined,
   options: { checkGroupSize: boolean },
 ): Promise<TransactionInstruction[]> {
@@ -258,25 +319,6 @@ async function instructionsFor(
         amount: 1n,
         decimals: 0,
         close: !recipient.equals(payer),
-      });
-    }
-    case 'token.mintBatch': {
-      // token.mint checks nothing before simulation (the mint authority and the mint's existence
-      // are the program's to refuse), so neither does its batch.
-      if (intent.recipients.length === 0 || intent.recipients.length !== intent.amounts.length) {
-        throw new RangeError(
-          `a token.mintBatch needs one amount per recipient and at least one recipient ` +
-            `(${intent.recipients.length} recipients, ${intent.amounts.length} amounts)`,
-        );
-      }
-      return tokenMintBatchInstructions({
-        authority: payer,
-        mint: new PublicKey(intent.asset),
-        mints: intent.recipients.map((recipient, i) => ({
-          recipient: new PublicKey(recipient),
-          amount: u64(intent.amounts[i], 'amount'),
-        })),
-        decimals: decimalsOf(intent),
       });
     }
     case 'nft.mintBatch':

@@ -9,11 +9,8 @@ import {
 } from './solana-planner';
 import type { SolanaAdapter } from './solana.adapter';
 import { tokenMintBatchInstructions } from './token2022-instructions';
-import {
-  TOKEN_MINT_COMPUTE_UNITS,
-  tokenMintsPerTransaction,
-  worstTokenMintBatchLength,
-} from './token-mint-capacity';
+import { tokenMintsPerTransaction, worstTokenMintBatchLength } from './token-mint-capacity';
+import { TOKEN_MINT_COMPUTE_UNITS } from './token-mint-compute';
 
 const network = { network: 'solana', chainKey: 'solana:test' } as SolanaNetworkDefinition;
 const payer = Keypair.generate().publicKey;
@@ -88,7 +85,7 @@ describe('tokenMintsPerTransaction', () => {
             mint,
             mints: owners(count).map((recipient) => ({ recipient, amount: 1n })),
             decimals: 9,
-          }),
+          }).instructions,
           randomUUID(),
           { units: 1_400_000, microLamports: 1 },
         ),

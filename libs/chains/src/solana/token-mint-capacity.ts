@@ -2,23 +2,10 @@ import { PACKET_DATA_SIZE, PublicKey } from '@solana/web3.js';
 import { compileLegacyMessage } from './legacy-message';
 import { MAX_COMPUTE_UNITS, framedInstructions, signedTransactionLength } from './solana-planner';
 import { U64_MAX, tokenMintBatchInstructions } from './token2022-instructions';
-
-/**
- * Compute units budgeted per recipient of a token.mintBatch: creating its associated account
- * on Token-2022 (CreateIdempotent: address derivation, GetAccountDataSize, CreateAccount,
- * InitializeImmutableOwner, InitializeAccount3) and mintToChecked. Measured by simulation on
- * the local chain (litesvm 1.5), on a mint made by token.create (MetadataPointer +
- * TokenMetadata), over 300 fresh recipients: 18,899 units when the account's address is found
- * at the first bump seed, a few thousand more for each further seed the derivation tries (each
- * about half as likely as the one before): median 18,899, mean 20,339, p99 27,899, max 30,899.
- * A recipient whose account exists costs 9,058. The integration test
- * (test/integration/chains/solana-token-mint-batch.test.ts) keeps the budget honest. Compute
- * does not bind: the packet limit stops a batch near 200,000 units, a seventh of the ceiling.
- */
-export const TOKEN_MINT_COMPUTE_UNITS = 40_000;
-
-/** The rest of a batch: the two compute-budget instructions and the memo (measured: 587). */
-export const TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS = 1_000;
+import {
+  TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS,
+  TOKEN_MINT_COMPUTE_UNITS,
+} from './token-mint-compute';
 
 /** A carrier's id is a UUID (newId): its memo is `ais:` and 36 bytes. */
 const OPERATION_ID_BYTES = 36;
@@ -67,7 +54,7 @@ export function worstTokenMintBatchLength(recipients: number, operationIdBytes: 
     payer,
     worstCaseKey(0xf2, 0).toBase58(),
     framedInstructions(
-      tokenMintBatchInstructions({ authority: payer, mint, mints, decimals: 9 }),
+      tokenMintBatchInstructions({ authority: payer, mint, mints, decimals: 9 }).instructions,
       'x'.repeat(operationIdBytes),
       { units: MAX_COMPUTE_UNITS, microLamports: 1 },
     ),

@@ -51,10 +51,23 @@ export type RentOf = (dataLength: number) => bigint;
 
 /** The associated token account of an owner for a Token-2022 mint (owners off curve allowed). */
 export function tokenAccountOf(mint: PublicKey, owner: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync(
+  return tokenAccountAndBump(mint, owner).address;
+}
+
+/**
+ * The associated token account and the bump seed its derivation settled on: the derivation
+ * tries seeds from 255 down, and the associated-token program, which derives it again, pays
+ * compute for each seed it tries.
+ */
+export function tokenAccountAndBump(
+  mint: PublicKey,
+  owner: PublicKey,
+): { address: PublicKey; bump: number } {
+  const [address, bump] = PublicKey.findProgramAddressSync(
     [owner.toBuffer(), TOKEN_2022_PROGRAM_ID.toBuffer(), mint.toBuffer()],
     ASSOCIATED_TOKEN_PROGRAM_ID,
-  )[0];
+  );
+  return { address, bump };
 }
 
 /** The size a mint reaches once every extension is in: it is funded for that size up front. */
@@ -254,7 +267,52 @@ export function tokenMintInstructions(args: {
   amount: bigint;
   decimals: number;
 }): TransactionInstruction[] {
-  const ata = tokenAccountOf(args.mint, args.recipient);
+  return mintToAccountInstructions(args, tokenAccountOf(args.mint, args.recipient));
+}
+
+export interface TokenMintBatch {
+  instructions: TransactionInstruction[];
+  /** Each recipient's associated-account bump seed, in order (what its creation costs). */
+  bumps: number[];
+}
+
+/**
+ * Several mints of one token in one transaction: for each recipient in order, what
+ * `tokenMintInstructions` does for one (its associated account created if missing, then
+ * mintToChecked). A recipient listed twice gets two mints; the second create is a no-op.
+ */
+export function tokenMintBatchInstructions(args: {
+  authority: PublicKey;
+  mint: PublicKey;
+  mints: { recipient: PublicKey; amount: bigint }[];
+  decimals: number;
+}): TokenMintBatch {
+  const { authority, mint, decimals } = args;
+  const instructions: TransactionInstruction[] = [];
+  const bumps: number[] = [];
+  for (const { recipient, amount } of args.mints) {
+    const account = tokenAccountAndBump(mint, recipient);
+    instructions.push(
+      ...mintToAccountInstructions(
+        { authority, mint, recipient, amount, decimals },
+        account.address,
+      ),
+    );
+    bumps.push(account.bump);
+  }
+  return { instructions, bumps };
+}
+
+function mintToAccountInstructions(
+  args: {
+    authority: PublicKey;
+    mint: PublicKey;
+    recipient: PublicKey;
+    amount: bigint;
+    decimals: number;
+  },
+  ata: PublicKey,
+): TransactionInstruction[] {
   return [
     createAssociatedTokenAccountIdempotentInstruction(
       args.authority,
@@ -273,23 +331,6 @@ export function tokenMintInstructions(args: {
       TOKEN_2022_PROGRAM_ID,
     ),
   ];
-}
-
-/**
- * Several mints of one token in one transaction: for each recipient in order, what
- * `tokenMintInstructions` does for one (its associated account created if missing, then
- * mintToChecked). A recipient listed twice gets two mints; the second create is a no-op.
- */
-export function tokenMintBatchInstructions(args: {
-  authority: PublicKey;
-  mint: PublicKey;
-  mints: { recipient: PublicKey; amount: bigint }[];
-  decimals: number;
-}): TransactionInstruction[] {
-  const { authority, mint, decimals } = args;
-  return args.mints.flatMap(({ recipient, amount }) =>
-    tokenMintInstructions({ authority, mint, recipient, amount, decimals }),
-  );
 }
 
 /** Burns from the owner's associated account; `close` also reclaims the emptied account's rent. */

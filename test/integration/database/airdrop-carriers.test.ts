@@ -17,9 +17,9 @@ const FEES = { maxFeePerGas: '30', maxPriorityFeePerGas: '2' };
 
 /**
  * An airdrop's entries (members) and the carriers whose one transaction mints several of them
- * (migration 1766100000000): the database makes members mirror their carrier, lets one carrier
- * at a time hold an entry, never lets a held entry be signed alone, audits a transaction once
- * and announces members only when they settle.
+ * (migration 1766100000000): members show their carrier's state until they settle, without
+ * being written (1766400000000); one carrier at a time holds an entry, a held entry is never
+ * signed alone, a transaction is audited once, and members are announced only when they settle.
  */
 describe('airdrop carriers', () => {
   let services: TestServices;
@@ -142,16 +142,38 @@ describe('airdrop carriers', () => {
     }
   });
 
-  it('makes carried entries follow their carrier: its transactions carry them, its status is theirs', async () => {
+  it("shows carried entries in their carrier's state, writing none of them until they settle", async () => {
     const { batch, members } = await batchOf(3);
     const ids = members.map((member) => member.id);
     const carrier = carrierOf(batch.id, members);
     await carry(carrier, ids);
+    /** What GET /operations/{id}, the operations list and the batch's items show of them. */
+    const shown = async () => {
+      const views = await Promise.all(
+        ids.map((id) => operations.findViewForAccount(accountId, id)),
+      );
+      const details = await Promise.all(ids.map((id) => operations.findForAccount(accountId, id)));
+      const listed = (await operations.listForAccount(accountId, 100)).operations.filter((op) =>
+        ids.includes(op.id),
+      );
+      const items = await batches.members(batch.id, 0, 10);
+      const states = [views, details, listed, items].map((list) =>
+        list.map((op) => ({ status: op!.status, txHash: op!.txHash })),
+      );
+      for (const state of states.slice(1)) expect(state).toEqual(states[0]);
+      return states[0];
+    };
 
     await signEvm(carrier, '0xfirst', 7n);
-    expect(await rows(ids)).toEqual(
-      ids.map((id) => ({ id, status: 'signed', tx_hash: '0xfirst' })),
-    );
+    expect(await shown()).toEqual(ids.map(() => ({ status: 'signed', txHash: '0xfirst' })));
+    expect((await batches.counts([batch.id])).get(batch.id)).toEqual({
+      queued: 0,
+      submitted: 3,
+      confirmed: 0,
+      failed: 0,
+    });
+    expect((await batches.members(batch.id, 0, 10, 'submitted')).length).toBe(3);
+    expect(await batches.members(batch.id, 0, 10, 'queued')).toEqual([]);
     const items = await dataSource.query<{ item: number; operation_id: string }[]>(
       `SELECT item, operation_id FROM operation_transactions WHERE tx_hash = '0xfirst' ORDER BY item`,
     );
@@ -161,11 +183,12 @@ describe('airdrop carriers', () => {
     ]);
 
     await operations.markSubmitted(carrier.id);
-    expect((await rows(ids)).map((row) => row.status)).toEqual([
-      'submitted',
-      'submitted',
-      'submitted',
-    ]);
+    expect((await shown()).map((state) => state.status)).toEqual(ids.map(() => 'submitted'));
+    expect(
+      (
+        await operations.listForAccount(accountId, 100, undefined, { status: 'submitted' })
+      ).operations.filter((op) => ids.includes(op.id)).length,
+    ).toBe(3);
 
     // A fee bump: a new version, which carries them too.
     expect(
@@ -175,12 +198,13 @@ describe('airdrop carriers', () => {
         fees: FEES,
       }),
     ).toBe(true);
-    expect(await rows(ids)).toEqual(
-      ids.map((id) => ({ id, status: 'signed', tx_hash: '0xsecond' })),
-    );
+    expect(await shown()).toEqual(ids.map(() => ({ status: 'signed', txHash: '0xsecond' })));
 
     // Its nonce taken by a stranger: queued again, and so are they, with no transaction.
     await operations.releaseSigned(scope(), carrier.id);
+    expect(await shown()).toEqual(ids.map(() => ({ status: 'queued', txHash: null })));
+
+    // Through all of it their own rows were never written: still queued, no transaction.
     expect(await rows(ids)).toEqual(ids.map((id) => ({ id, status: 'queued', tx_hash: null })));
 
     // One managed-key use audited per transaction, not per entry.

@@ -16,6 +16,7 @@ import { Transactions1766000000000 } from './1766000000000-transactions.migratio
 import { Airdrops1766100000000 } from './1766100000000-airdrops.migration';
 import { BatchUnsettledMembers1766200000000 } from './1766200000000-batch-unsettled-members.migration';
 import { CarrierSigningOneWrite1766300000000 } from './1766300000000-carrier-signing-one-write.migration';
+import { MembersRideTheirCarrier1766400000000 } from './1766400000000-members-ride-their-carrier.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Airdrops1766100000000,
   BatchUnsettledMembers1766200000000,
   CarrierSigningOneWrite1766300000000,
+  MembersRideTheirCarrier1766400000000,
 ];

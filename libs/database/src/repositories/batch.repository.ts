@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AssetOutcome, ErrorCode, OperationStatus } from '@app/common';
 import { BatchEntity, MetadataDocumentEntity, NftItemEntity, OperationEntity } from '../entities';
 import { insertManyStatement, insertParts } from './insert-statement';
+import { CARRIER_JOIN, SHOWN_STATUS, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { returnedRows } from './returned-rows';
 import { managerOf, outsideTransaction, scopeOf, type WorkScope } from '../unit-of-work';
@@ -20,10 +21,13 @@ export interface BatchPage {
   nextCursor: string | null;
 }
 
-/** What a settled member produced and the transaction it landed in, or why it failed. */
+/**
+ * What a settled member produced and the transaction it landed in, or why it failed (and the
+ * transaction it failed in, if any: a member rides its carrier's, holding none of its own).
+ */
 export type MemberSettlement =
   | { id: string; outcome: AssetOutcome; txHash?: string | null }
-  | { id: string; error: { code: ErrorCode; message: string } };
+  | { id: string; error: { code: ErrorCode; message: string }; txHash?: string | null };
 
 /** A carrier to store and the members it takes. */
 export interface CarrierOfMembers {
@@ -114,8 +118,10 @@ export class BatchRepository {
     const rows: { batch_id: string; status: OperationStatus; n: number }[] = await managerOf(
       scope,
     ).query(
-      `SELECT batch_id, status, count(*)::int AS n FROM operations
-         WHERE batch_id = ANY($1::uuid[]) AND batch_index IS NOT NULL GROUP BY batch_id, status`,
+      `SELECT op.batch_id, ${SHOWN_STATUS} AS status, count(*)::int AS n
+         FROM operations op ${CARRIER_JOIN}
+         WHERE op.batch_id = ANY($1::uuid[]) AND op.batch_index IS NOT NULL
+         GROUP BY op.batch_id, ${SHOWN_STATUS}`,
       [batchIds],
     );
     const counts = new Map<string, BatchCounts>(
@@ -141,9 +147,9 @@ export class BatchRepository {
       .where('op.batch_id = :batchId AND op.batch_index >= :fromIndex', { batchId, fromIndex })
       .orderBy('op.batch_index', 'ASC')
       .limit(limit);
-    if (status === 'submitted') query.andWhere(`op.status IN ('signed', 'submitted')`);
-    else if (status) query.andWhere('op.status = :status', { status });
-    return query.getMany();
+    if (status === 'submitted') query.andWhere(`${SHOWN_STATUS} IN ('signed', 'submitted')`);
+    else if (status) query.andWhere(`${SHOWN_STATUS} = :status`, { status });
+    return withCarrierState(query);
   }
 
   /** Members no carrier holds and nothing has signed yet: what is left to pack, by index. */
@@ -228,13 +234,16 @@ export class BatchRepository {
       .find({ where: { carrierId }, order: { batchIndex: 'ASC' } });
   }
 
-  /** An operation's status, its row locked until the scope's transaction ends. */
-  async lockedStatus(scope: WorkScope, id: string): Promise<OperationStatus | null> {
-    const rows: { status: OperationStatus }[] = await managerOf(scope).query(
-      `SELECT status FROM operations WHERE id = $1 FOR UPDATE`,
+  /** An operation's status and transaction, its row locked until the scope's transaction ends. */
+  async lockedState(
+    scope: WorkScope,
+    id: string,
+  ): Promise<{ status: OperationStatus; txHash: string | null } | null> {
+    const rows: { status: OperationStatus; txHash: string | null }[] = await managerOf(scope).query(
+      `SELECT status, tx_hash AS "txHash" FROM operations WHERE id = $1 FOR UPDATE`,
       [id],
     );
-    return rows[0]?.status ?? null;
+    return rows[0] ?? null;
   }
 
   /**
@@ -258,7 +267,7 @@ export class BatchRepository {
       `UPDATE operations AS o SET
          status = CASE WHEN v.result IS NULL THEN 'failed' ELSE 'confirmed' END,
          result = v.result, error_code = v.error_code, error_message = v.error_message,
-         tx_hash = CASE WHEN v.result IS NULL THEN o.tx_hash ELSE COALESCE(v.tx_hash, o.tx_hash) END,
+         tx_hash = COALESCE(v.tx_hash, o.tx_hash),
          updated_at = now(), settled_at = now()
        FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $4::text[], $5::text[])
          AS v(id, result, error_code, error_message, tx_hash)
@@ -270,7 +279,7 @@ export class BatchRepository {
         settlements.map((s) => ('outcome' in s ? JSON.stringify(s.outcome) : null)),
         settlements.map((s) => ('error' in s ? s.error.code : null)),
         settlements.map((s) => ('error' in s ? s.error.message : null)),
-        settlements.map((s) => ('txHash' in s ? (s.txHash ?? null) : null)),
+        settlements.map((s) => s.txHash ?? null),
       ],
     );
     return returnedRows<{ id: string }>(result).map((row) => row.id);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, Not, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import {
   CARRIER_KINDS,
   UNSETTLED_STATUSES,
@@ -11,6 +11,7 @@ import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { insertParts } from './insert-statement';
+import { CARRIER_JOIN, SHOWN_STATUS, SHOWN_TX_HASH, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
@@ -45,19 +46,20 @@ export interface OperationPage {
   nextCursor: string | null;
 }
 
-/** The columns an operation's view shows, under their entity names. */
-const VIEW_COLUMNS = `id, account_id AS "accountId", kind, network, status, intent, details, signer,
-  tx_hash AS "txHash", new_mint_address AS "newMintAddress", result,
-  error_code AS "errorCode", error_message AS "errorMessage", attempts, last_error AS "lastError", retrying_since AS "retryingSince",
-  created_at AS "createdAt"`;
+/** The columns an operation's view shows, under their entity names (an entry: its carrier's state). */
+const VIEW_COLUMNS = `op.id, op.account_id AS "accountId", op.kind, op.network,
+  ${SHOWN_STATUS} AS status, op.intent, op.details, op.signer, ${SHOWN_TX_HASH} AS "txHash",
+  op.new_mint_address AS "newMintAddress", op.result, op.error_code AS "errorCode",
+  op.error_message AS "errorMessage", op.attempts, op.last_error AS "lastError",
+  op.retrying_since AS "retryingSince", op.created_at AS "createdAt"`;
 
 /** Carriers are the service's own: no client reads or lists them (a Postgres text[] literal). */
 const CLIENT_HIDDEN = `{${CARRIER_KINDS.join(',')}}`;
 
 const OPERATION_VIEW = {
   name: 'operation-view',
-  text: `SELECT ${VIEW_COLUMNS} FROM operations
-    WHERE id = $1 AND account_id = $2 AND kind <> ALL('${CLIENT_HIDDEN}')`,
+  text: `SELECT ${VIEW_COLUMNS} FROM operations op ${CARRIER_JOIN}
+    WHERE op.id = $1 AND op.account_id = $2 AND op.kind <> ALL('${CLIENT_HIDDEN}')`,
 };
 
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
@@ -107,10 +109,15 @@ export class OperationRepository {
   }
 
   /** The whole row (the console's detail; GET /operations/{id} reads less, above). */
-  findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
-    return this.dataSource
-      .getRepository(OperationEntity)
-      .findOneBy({ id, accountId, kind: Not(In([...CARRIER_KINDS])) });
+  async findForAccount(accountId: string, id: string): Promise<OperationEntity | null> {
+    const [operation] = await withCarrierState(
+      this.dataSource
+        .getRepository(OperationEntity)
+        .createQueryBuilder('op')
+        .where('op.id = :id AND op.account_id = :accountId', { id, accountId })
+        .andWhere('op.kind NOT IN (:...carriers)', { carriers: CARRIER_KINDS }),
+    );
+    return operation ?? null;
   }
 
   /** Newest first; the cursor is opaque to clients (created_at and id of the last row). */
@@ -125,7 +132,7 @@ export class OperationRepository {
       .createQueryBuilder('op')
       .where('op.account_id = :accountId', { accountId })
       .andWhere('op.kind NOT IN (:...carriers)', { carriers: CARRIER_KINDS });
-    if (filter.status) query.andWhere('op.status = :status', { status: filter.status });
+    if (filter.status) query.andWhere(`${SHOWN_STATUS} = :status`, { status: filter.status });
     if (filter.network) query.andWhere('op.network = :network', { network: filter.network });
     if (filter.kind) query.andWhere('op.kind = :kind', { kind: filter.kind });
     query
@@ -136,7 +143,7 @@ export class OperationRepository {
     if (after) {
       query.andWhere('(op.created_at, op.id) < (:at, :id)', { at: after.at, id: after.id });
     }
-    const rows = await query.getMany();
+    const rows = await withCarrierState(query);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {

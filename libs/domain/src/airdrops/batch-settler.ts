@@ -168,13 +168,17 @@ export class BatchSettler {
       carrier: newCarrier(half),
       memberIds: half.map((member) => member.id),
     }));
-    const status = await this.batches.lockedStatus(scope, carrier.id);
+    const state = await this.batches.lockedState(scope, carrier.id);
+    const status = state?.status;
     if (status !== 'queued' && (onlyQueued || status === 'confirmed' || status === 'failed')) {
       throw new CarrierSettledMeanwhile();
     }
     const settlements: MemberSettlement[] = [{ id: carrier.id, error: reason }];
     if (split) await this.batches.release(scope, carrier.id);
-    else settlements.push(...members.map((member) => ({ id: member.id, error: reason })));
+    else {
+      const txHash = state?.txHash ?? null;
+      settlements.push(...members.map((member) => ({ id: member.id, error: reason, txHash })));
+    }
     const failed = await this.batches.settleMembers(scope, settlements);
     if (!failed.includes(carrier.id)) throw new Error(`Carrier ${carrier.id} did not fail`);
     if (!(await this.batches.insertCarriers(scope, carriers))) {

@@ -25,6 +25,7 @@ import {
   createUpdateFieldInstruction,
   pack as packMetadata,
 } from '@solana/spl-token-metadata';
+import { findProgramAddress } from './program-address';
 
 /**
  * The Token-2022 instructions of each asset operation (contract, "Standards on chain"): a token
@@ -63,11 +64,10 @@ export function tokenAccountAndBump(
   mint: PublicKey,
   owner: PublicKey,
 ): { address: PublicKey; bump: number } {
-  const [address, bump] = PublicKey.findProgramAddressSync(
+  return findProgramAddress(
     [owner.toBuffer(), TOKEN_2022_PROGRAM_ID.toBuffer(), mint.toBuffer()],
     ASSOCIATED_TOKEN_PROGRAM_ID,
   );
-  return { address, bump };
 }
 
 /** The size a mint reaches once every extension is in: it is funded for that size up front. */

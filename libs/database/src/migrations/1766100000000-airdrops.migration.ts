@@ -80,16 +80,7 @@ export class Airdrops1766100000000 implements MigrationInterface {
     await runner.query(`
       CREATE TRIGGER carrier_transaction_members AFTER INSERT ON operation_transactions
         FOR EACH ROW WHEN (NEW.item = 0) EXECUTE FUNCTION carrier_transaction_members()`);
-    await runner.query(`
-      CREATE FUNCTION carrier_status_members() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE operations SET status = NEW.status, updated_at = now(),
-            tx_hash = CASE WHEN NEW.status = 'queued' THEN NULL ELSE tx_hash END
-          WHERE carrier_id = NEW.id AND status IN ('queued', 'signed', 'submitted')
-            AND status <> NEW.status;
-        RETURN NULL;
-      END
-      $$`);
+    await runner.query(CARRIER_STATUS_MEMBERS);
     await runner.query(`
       CREATE TRIGGER carrier_status_members AFTER UPDATE OF status ON operations
         FOR EACH ROW WHEN (NEW.kind IN ${CARRIERS} AND NEW.status IN ('queued', 'signed', 'submitted')
@@ -157,3 +148,15 @@ function operationStatusEvent(airdrops: boolean): string {
     END
     $$`;
 }
+
+/** The function by which members took each in-flight status of their carrier (until 1766400000000). */
+export const CARRIER_STATUS_MEMBERS = `
+  CREATE FUNCTION carrier_status_members() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE operations SET status = NEW.status, updated_at = now(),
+        tx_hash = CASE WHEN NEW.status = 'queued' THEN NULL ELSE tx_hash END
+      WHERE carrier_id = NEW.id AND status IN ('queued', 'signed', 'submitted')
+        AND status <> NEW.status;
+    RETURN NULL;
+  END
+  $$`;

@@ -24,7 +24,7 @@ export class CarrierSigningOneWrite1766300000000 implements MigrationInterface {
 }
 
 /** The trigger function on a carrier's new transaction; `status`: what its members take. */
-function transactionMembers(status: string): string {
+export function transactionMembers(status: string): string {
   return `
     CREATE OR REPLACE FUNCTION carrier_transaction_members() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -44,9 +44,9 @@ function transactionMembers(status: string): string {
 }
 
 /** The trigger making members take their carrier's in-flight `statuses`. */
-function statusMembersTrigger(statuses: string): string {
+export function statusMembersTrigger(statuses: string): string {
   return `
-    DROP TRIGGER carrier_status_members ON operations;
+    DROP TRIGGER IF EXISTS carrier_status_members ON operations;
     CREATE TRIGGER carrier_status_members AFTER UPDATE OF status ON operations
       FOR EACH ROW WHEN (NEW.kind IN ${CARRIERS} AND NEW.status IN ${statuses}
         AND OLD.status IS DISTINCT FROM NEW.status)

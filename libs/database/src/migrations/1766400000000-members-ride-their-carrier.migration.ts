@@ -1,6 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const CARRIERS = `('token.mintBatch', 'nft.mintBatch')`;
+import { CARRIER_STATUS_MEMBERS } from './1766100000000-airdrops.migration';
+import {
+  statusMembersTrigger,
+  transactionMembers,
+} from './1766300000000-carrier-signing-one-write.migration';
 
 /**
  * An airdrop's entries ride their carrier: from the carrier's signing to its settlement an entry's
@@ -14,7 +17,7 @@ export class MembersRideTheirCarrier1766400000000 implements MigrationInterface 
   name = 'MembersRideTheirCarrier1766400000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(transactionMembers(''));
+    await runner.query(TRANSACTION_MEMBER_LINKS);
     await runner.query(`DROP TRIGGER carrier_status_members ON operations`);
     await runner.query(`DROP FUNCTION carrier_status_members()`);
     await runner.query(`
@@ -27,44 +30,19 @@ export class MembersRideTheirCarrier1766400000000 implements MigrationInterface 
       UPDATE operations m SET status = c.status, tx_hash = c.tx_hash
       FROM operations c
       WHERE m.carrier_id = c.id AND m.status = 'queued' AND c.status IN ('signed', 'submitted')`);
-    await runner.query(`
-      CREATE FUNCTION carrier_status_members() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE operations SET status = NEW.status, updated_at = now(),
-            tx_hash = CASE WHEN NEW.status = 'queued' THEN NULL ELSE tx_hash END
-          WHERE carrier_id = NEW.id AND status IN ('queued', 'signed', 'submitted')
-            AND status <> NEW.status;
-        RETURN NULL;
-      END
-      $$`);
-    await runner.query(`
-      CREATE TRIGGER carrier_status_members AFTER UPDATE OF status ON operations
-        FOR EACH ROW WHEN (NEW.kind IN ${CARRIERS} AND NEW.status IN ('queued', 'submitted')
-          AND OLD.status IS DISTINCT FROM NEW.status)
-        EXECUTE FUNCTION carrier_status_members()`);
-    await runner.query(
-      transactionMembers(`
-      IF FOUND THEN
-        UPDATE operations m SET tx_hash = NEW.tx_hash, status = c.status, updated_at = now()
-          FROM operations c
-          WHERE c.id = NEW.operation_id AND m.carrier_id = c.id
-            AND m.status IN ('queued', 'signed', 'submitted')
-            AND c.status IN ('queued', 'signed', 'submitted');
-      END IF;`),
-    );
+    await runner.query(CARRIER_STATUS_MEMBERS);
+    await runner.query(statusMembersTrigger(`('queued', 'submitted')`));
+    await runner.query(transactionMembers('c.status'));
   }
 }
 
-/** The trigger function on a carrier's new transaction: its members' links, then `more`. */
-function transactionMembers(more: string): string {
-  return `
-    CREATE OR REPLACE FUNCTION carrier_transaction_members() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
-        SELECT NEW.chain_key, NEW.tx_hash, row_number() OVER (ORDER BY batch_index), id
-        FROM operations WHERE carrier_id = NEW.operation_id;
-      ${more}
-      RETURN NULL;
-    END
-    $$`;
-}
+/** The trigger function on a carrier's new transaction: its members' links, no more. */
+const TRANSACTION_MEMBER_LINKS = `
+  CREATE OR REPLACE FUNCTION carrier_transaction_members() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
+      SELECT NEW.chain_key, NEW.tx_hash, row_number() OVER (ORDER BY batch_index), id
+      FROM operations WHERE carrier_id = NEW.operation_id;
+    RETURN NULL;
+  END
+  $$`;

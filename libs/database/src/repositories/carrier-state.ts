@@ -8,8 +8,9 @@ import type { OperationEntity } from '../entities';
  * shows is the carrier's status and transaction. Reads of entries join the carrier as
  * `carrier` to an operation aliased `op`; the settlement writes the entry's own.
  */
-export const CARRIER_JOIN = `LEFT JOIN operations carrier
-  ON carrier.id = op.carrier_id AND op.status = 'queued'`;
+const CARRIER_OF_QUEUED = `carrier.id = op.carrier_id AND op.status = 'queued'`;
+
+export const CARRIER_JOIN = `LEFT JOIN operations carrier ON ${CARRIER_OF_QUEUED}`;
 
 /** The status an operation `op` shows, its carrier's while it rides one. */
 export const SHOWN_STATUS = `COALESCE(carrier.status, op.status)`;
@@ -22,7 +23,7 @@ export async function withCarrierState(
   query: SelectQueryBuilder<OperationEntity>,
 ): Promise<OperationEntity[]> {
   const { entities, raw } = await query
-    .leftJoin('operations', 'carrier', `carrier.id = op.carrier_id AND op.status = 'queued'`)
+    .leftJoin('operations', 'carrier', CARRIER_OF_QUEUED)
     .addSelect('carrier.status', 'carrier_status')
     .addSelect('carrier.tx_hash', 'carrier_tx_hash')
     .getRawAndEntities<{

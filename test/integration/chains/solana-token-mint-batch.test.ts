@@ -239,6 +239,32 @@ describe('Solana token.mintBatch on the local chain', () => {
     simulations.mockRestore();
   });
 
+  it('is priced by what every carrier writes: one fee lookup for many carriers', async () => {
+    // A cap above the floor: the price is looked up, not fixed.
+    const looked = { ...settings, priorityFeeMicroLamports: 1, priorityFeeMaxMicroLamports: 1_000 };
+    const lookups = jest.spyOn(adapter, 'recentPrioritizationFees');
+    const rpc = jest.spyOn(adapter as unknown as { rpc: (...args: unknown[]) => unknown }, 'rpc');
+    for (let carrier = 0; carrier < 3; carrier++) {
+      await planSolanaTransaction(
+        adapter,
+        network,
+        authority.address,
+        randomUUID(),
+        batch(freshOwners(4), [1n, 2n, 3n, 4n]),
+        undefined,
+        looked,
+      );
+    }
+    // The payer and the mint, not the recipients' token accounts (each carrier's own).
+    expect(lookups.mock.calls.map(([, accounts]) => accounts)).toEqual(
+      Array(3).fill([authority.address, mint]),
+    );
+    const asked = rpc.mock.calls.filter(([, method]) => method === 'getRecentPrioritizationFees');
+    expect(asked).toHaveLength(1);
+    lookups.mockRestore();
+    rpc.mockRestore();
+  });
+
   it('mints to recipients whose accounts exist (the create is idempotent)', async () => {
     // One recipient got its account from an earlier batch, the authority from token.create
     // (its initial supply); the other two are fresh.

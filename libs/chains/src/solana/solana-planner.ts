@@ -79,7 +79,7 @@ export async function planSolanaTransaction(
   settings: SolanaSendSettings,
 ): Promise<PlannedTransaction> {
   const payer = new PublicKey(signer);
-  const { instructions, computeUnits } = await instructionsFor(
+  const { instructions, computeUnits, pricedBy } = await instructionsFor(
     adapter,
     network,
     payer,
@@ -89,7 +89,14 @@ export async function planSolanaTransaction(
   );
   const [blockhash, microLamports] = await Promise.all([
     adapter.latestBlockhash(network),
-    computeUnitPrice(adapter, network, writableAccounts(payer, instructions), settings),
+    computeUnitPrice(
+      adapter,
+      network,
+      pricedBy
+        ? [payer, ...pricedBy].map((key) => key.toBase58())
+        : writableAccounts(payer, instructions),
+      settings,
+    ),
   ]);
   const fixed =
     settings.computeUnitLimit ??
@@ -183,6 +190,13 @@ interface OperationInstructions {
   instructions: TransactionInstruction[];
   /** What they consume at most, when that is known without simulating them. */
   computeUnits?: number;
+  /**
+   * The writable accounts that price the transaction, when not all it writes: an airdrop's
+   * carrier is priced by what all its carriers write (the mint), not by its recipients' token
+   * accounts, which it creates and nothing else contends for. Every carrier of the airdrop then
+   * asks the same question, answered once (the adapter's cache), not one lookup a carrier.
+   */
+  pricedBy?: PublicKey[];
 }
 
 async function instructionsFor(
@@ -215,16 +229,21 @@ function tokenMintBatchOf(
         `(${intent.recipients.length} recipients, ${intent.amounts.length} amounts)`,
     );
   }
+  const mint = new PublicKey(intent.asset);
   const { instructions, bumps } = tokenMintBatchInstructions({
     authority: payer,
-    mint: new PublicKey(intent.asset),
+    mint,
     mints: intent.recipients.map((recipient, i) => ({
       recipient: new PublicKey(recipient),
       amount: u64(intent.amounts[i], 'amount'),
     })),
     decimals: decimalsOf(intent),
   });
-  return { instructions, computeUnits: tokenMintBatchComputeUnits(bumps) };
+  return {
+    instructions,
+    computeUnits: tokenMintBatchComputeUnits(bumps),
+    pricedBy: [mint],
+  };
 }
 
 async function singleInstructionsFor(

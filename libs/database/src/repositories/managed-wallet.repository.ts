@@ -3,6 +3,16 @@ import { DataSource } from 'typeorm';
 import type { ChainFamily } from '@app/config';
 import { ManagedWalletEntity } from '../entities';
 import { managerOf, type WorkScope } from '../unit-of-work';
+import { pooledQuery } from './pooled-query';
+
+/** Read before every signing: prepared once per connection, without TypeORM's query builder. */
+const MANAGED_WALLET = {
+  name: 'managed-wallet',
+  text: `SELECT id, account_id AS "accountId", family, address,
+                secret_ciphertext AS "secretCiphertext", secret_key_id AS "secretKeyId",
+                created_at AS "createdAt"
+           FROM managed_wallets WHERE account_id = $1 AND family = $2 LIMIT 1`,
+};
 
 @Injectable()
 export class ManagedWalletRepository {
@@ -18,7 +28,14 @@ export class ManagedWalletRepository {
       .find({ where: { accountId }, order: { family: 'DESC' } });
   }
 
-  findForAccount(accountId: string, family: ChainFamily): Promise<ManagedWalletEntity | null> {
-    return this.dataSource.getRepository(ManagedWalletEntity).findOneBy({ accountId, family });
+  async findForAccount(
+    accountId: string,
+    family: ChainFamily,
+  ): Promise<ManagedWalletEntity | null> {
+    const rows = await pooledQuery<ManagedWalletEntity>(this.dataSource, MANAGED_WALLET, [
+      accountId,
+      family,
+    ]);
+    return rows[0] ?? null;
   }
 }

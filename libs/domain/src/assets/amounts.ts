@@ -65,7 +65,16 @@ export function fromBaseUnits(units: bigint, decimals: number): string {
   return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
 }
 
+/**
+ * Made once: `toLocaleString` with options builds a formatter on every call (80 us, most of an
+ * airdrop request's validation of 10,000 amounts).
+ */
+const PLAIN_NUMBER = new Intl.NumberFormat('en-US', {
+  useGrouping: false,
+  maximumFractionDigits: 20,
+});
+
 function numberToPlain(value: number): string {
   // Avoids exponent notation for small fractions such as 1e-7.
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  return PLAIN_NUMBER.format(value);
 }

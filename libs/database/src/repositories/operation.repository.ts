@@ -62,6 +62,11 @@ const OPERATION_VIEW = {
     WHERE op.id = $1 AND op.account_id = $2 AND op.kind <> ALL('${CLIENT_HIDDEN}')`,
 };
 
+const UNSETTLED_AMONG = {
+  name: 'unsettled-among',
+  text: `SELECT id FROM operations WHERE id = ANY($1::uuid[]) AND status = ANY($2::text[])`,
+};
+
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 @Injectable()
 export class OperationRepository {
@@ -374,10 +379,12 @@ export class OperationRepository {
   /** Which of these operations are not settled yet (the unknown ones are not among them). */
   async unsettledAmong(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.dataSource.getRepository(OperationEntity).find({
-      select: { id: true },
-      where: { id: In(ids), status: In(UNSETTLED_STATUSES) },
-    });
+    // Raw: the backlog pruner asks this for hundreds of ids every few seconds, and TypeORM's
+    // In() builds a parameter a value.
+    const rows = await pooledQuery<{ id: string }>(this.dataSource, UNSETTLED_AMONG, [
+      ids,
+      UNSETTLED_STATUSES,
+    ]);
     return new Set(rows.map((row) => row.id));
   }
 

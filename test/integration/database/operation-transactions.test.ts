@@ -5,8 +5,8 @@ import {
   createDataSource,
   OperationRepository,
   SettlementRepository,
+  OperationEntity,
   SolanaOperationRepository,
-  type OperationEntity,
 } from '@app/database';
 import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
@@ -101,6 +101,20 @@ describe('operation transactions', () => {
       ),
     ).toEqual([{ signed_tx: '0xbytes-0xabc1' }]);
     expect((await operations.findById(operation.id))?.signedTx).toBe('0xbytes-0xabc1');
+  });
+
+  it('reads an operation by id as TypeORM hydrates it, with its signed bytes', async () => {
+    const operation = await queued('solana');
+    await signSolana(operation, 'sig-read');
+    const hydrated = await dataSource
+      .getRepository(OperationEntity)
+      .findOneByOrFail({ id: operation.id });
+    const read = await operations.findById(operation.id);
+    expect(read).toEqual({ ...hydrated, signedTx: 'wire-sig-read' });
+    // Transformed (bigint) and parsed (Date, jsonb) as the entity declares them.
+    expect(read?.lastValidBlockHeight).toBe(100n);
+    expect(read?.createdAt).toBeInstanceOf(Date);
+    expect(await operations.findById(randomUUID())).toBeNull();
   });
 
   it('lets one transaction carry several operations, each of its items owned by one', async () => {

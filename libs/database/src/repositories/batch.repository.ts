@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AssetOutcome, ErrorCode, OperationStatus } from '@app/common';
 import { BatchEntity, MetadataDocumentEntity, NftItemEntity, OperationEntity } from '../entities';
+import { entityReader, type EntityReader } from './entity-reader';
 import { insertManyStatement, insertParts } from './insert-statement';
 import { CARRIER_JOIN, SHOWN_STATUS, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
@@ -41,6 +42,8 @@ export interface CarrierOfMembers {
  */
 @Injectable()
 export class BatchRepository {
+  private operationReader?: EntityReader<OperationEntity>;
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** The batch, its members and their metadata documents, in the scope's transaction. */
@@ -228,10 +231,18 @@ export class BatchRepository {
   }
 
   /** A carrier's members, in the order its transaction mints them. */
-  carried(carrierId: string, scope: WorkScope = outsideTransaction(this.dataSource)) {
-    return managerOf(scope)
-      .getRepository(OperationEntity)
-      .find({ where: { carrierId }, order: { batchIndex: 'ASC' } });
+  async carried(
+    carrierId: string,
+    scope: WorkScope = outsideTransaction(this.dataSource),
+  ): Promise<OperationEntity[]> {
+    // Raw: read at every carrier's settlement, a row a member.
+    const reader = (this.operationReader ??= entityReader(this.dataSource, OperationEntity, 'op'));
+    const rows: Record<string, unknown>[] = await managerOf(scope).query(
+      `SELECT ${reader.columns} FROM operations op WHERE op.carrier_id = $1
+       ORDER BY op.batch_index`,
+      [carrierId],
+    );
+    return rows.map((row) => reader.read(row));
   }
 
   /** An operation's status and transaction, its row locked until the scope's transaction ends. */

@@ -13,6 +13,7 @@ import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { insertParts } from './insert-statement';
 import { CARRIER_JOIN, SHOWN_STATUS, SHOWN_TX_HASH, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
+import { entityReader, type EntityReader } from './entity-reader';
 import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
 
@@ -70,6 +71,9 @@ const UNSETTLED_AMONG = {
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 @Injectable()
 export class OperationRepository {
+  private operationReader?: EntityReader<OperationEntity>;
+  private byIdStatement?: { name: string; text: string };
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** The scope of no transaction: each statement through it commits on its own. */
@@ -95,12 +99,24 @@ export class OperationRepository {
   }
 
   /** The operation with the bytes of the transaction it waits on (`signedTx`). */
-  async findById(
-    id: string,
-    scope: WorkScope = outsideTransaction(this.dataSource),
-  ): Promise<OperationEntity | null> {
-    const [operation] = await this.withSignedBytes(managerOf(scope), 'op.id = :id', { id });
-    return operation ?? null;
+  /** The whole row and the bytes of its transaction: what the worker carries forward. */
+  async findById(id: string): Promise<OperationEntity | null> {
+    // Read before each run of every operation: raw, prepared once per connection.
+    const [row] = await pooledQuery<Record<string, unknown>>(this.dataSource, this.byId(), [id]);
+    return row ? this.reader().read(row) : null;
+  }
+
+  private reader(): EntityReader<OperationEntity> {
+    return (this.operationReader ??= entityReader(this.dataSource, OperationEntity, 'op'));
+  }
+
+  private byId(): { name: string; text: string } {
+    return (this.byIdStatement ??= {
+      name: 'operation-by-id',
+      text: `SELECT ${this.reader().columns}, t.signed_tx AS "signedTx" FROM operations op
+        LEFT JOIN transactions t ON t.chain_key = op.chain_key AND t.tx_hash = op.tx_hash
+        WHERE op.id = $1`,
+    });
   }
 
   /** The account's operation with what its view shows: not its sealed key. */

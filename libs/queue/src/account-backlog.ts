@@ -8,7 +8,9 @@ import type { ConcreteNetwork } from '@app/config';
  * - `pending`: the ids of the account's operations put on the queue and not completed, whose
  *   count is the next job's place in the account's backlog (its fair-share priority);
  * - `in-flight`: the ids of the account's operations a worker is running now, each with an
- *   expiry renewed while it runs, so a slot held by a killed worker frees itself.
+ *   expiry renewed while it runs, so a slot held by a killed worker frees itself;
+ * - `line`: the jobs put back (delayed) for want of a slot, first come first; each freed slot
+ *   brings the first back at once, and its delay is only a fallback (a lost hand-over).
  */
 export class AccountBacklog {
   constructor(
@@ -35,7 +37,9 @@ export class AccountBacklog {
 
   /**
    * Takes one of the account's `cap` in-flight slots for the operation (kept if it holds one):
-   * `{ taken: false, pending }` when all are held by other operations.
+   * `{ taken: false, pending, ahead }` when all are held by other operations. Given the job's
+   * queue, a job left without a slot joins the account's line for one (`ahead` of it in the
+   * line), from which `releaseSlot` hands out the next; one that takes a slot leaves the line.
    */
   async takeSlot(
     network: ConcreteNetwork,
@@ -43,31 +47,51 @@ export class AccountBacklog {
     operationId: string,
     cap: number,
     holdMs: number,
-  ): Promise<{ taken: boolean; pending: number }> {
+    queueName = '',
+  ): Promise<{ taken: boolean; pending: number; ahead: number }> {
     const now = Date.now();
-    const [taken, pending] = (await this.redis.eval(
+    const [taken, pending, ahead] = (await this.redis.eval(
       TAKE_SLOT,
-      2,
+      3,
       this.inFlightKey(network, accountId),
       this.pendingKey(network, accountId),
+      this.lineKey(network, accountId),
       operationId,
       now,
       now + holdMs,
       cap,
-    )) as [number, number];
-    return { taken: taken === 1, pending };
+      queueName ? lineEntry({ queueName, jobId: operationId }) : '',
+    )) as [number, number, number];
+    return { taken: taken === 1, pending, ahead };
   }
 
-  /** Frees the operation's slot; `completed` also takes it off the account's pending set. */
+  /**
+   * Frees the operation's slot (`completed` also takes it off the account's pending set), and
+   * hands out the job first in the account's line for a slot, taken off the line: the caller
+   * brings it back to the queue now, rather than at the end of its delay.
+   */
   async releaseSlot(
     network: ConcreteNetwork,
     accountId: string,
     operationId: string,
     completed: boolean,
-  ): Promise<void> {
-    const pipeline = this.redis.pipeline().zrem(this.inFlightKey(network, accountId), operationId);
-    if (completed) pipeline.srem(this.pendingKey(network, accountId), operationId);
-    await pipeline.exec();
+  ): Promise<LineEntry | null> {
+    const next = (await this.redis.eval(
+      RELEASE_SLOT,
+      3,
+      this.inFlightKey(network, accountId),
+      this.pendingKey(network, accountId),
+      this.lineKey(network, accountId),
+      operationId,
+      completed ? 1 : 0,
+    )) as string | null;
+    return next ? parseLineEntry(next) : null;
+  }
+
+  /** The job first in the account's line, taken off it (the one handed out could not come). */
+  async nextInLine(network: ConcreteNetwork, accountId: string): Promise<LineEntry | null> {
+    const [first] = await this.redis.zpopmin(this.lineKey(network, accountId));
+    return first ? parseLineEntry(first) : null;
   }
 
   /** Pushes back the expiry of slots still held (a running operation's), in one round trip. */
@@ -121,7 +145,14 @@ export class AccountBacklog {
       const live = ids.length ? await unsettled(ids) : new Set<string>();
       const done = ids.filter((id) => !live.has(id));
       if (done.length) pruned += await this.redis.srem(pendingKey, ...done);
-      await this.redis.eval(FORGET_IF_IDLE, 2, this.accountsKey(network), pendingKey, accountId);
+      await this.redis.eval(
+        FORGET_IF_IDLE,
+        3,
+        this.accountsKey(network),
+        pendingKey,
+        this.lineKey(network, accountId),
+        accountId,
+      );
     }
     return pruned;
   }
@@ -137,6 +168,25 @@ export class AccountBacklog {
   private inFlightKey(network: ConcreteNetwork, accountId: string): string {
     return `${this.prefix}:backlog:${network}:${accountId}:in-flight`;
   }
+
+  private lineKey(network: ConcreteNetwork, accountId: string): string {
+    return `${this.prefix}:backlog:${network}:${accountId}:line`;
+  }
+}
+
+/** A job in an account's line for an in-flight slot. */
+export interface LineEntry {
+  queueName: string;
+  jobId: string;
+}
+
+function lineEntry({ queueName, jobId }: LineEntry): string {
+  return `${queueName} ${jobId}`;
+}
+
+function parseLineEntry(entry: string): LineEntry {
+  const space = entry.indexOf(' ');
+  return { queueName: entry.slice(0, space), jobId: entry.slice(space + 1) };
 }
 
 const PRUNE_SAMPLE = 500;
@@ -148,18 +198,42 @@ redis.call('SADD', KEYS[1], ARGV[1])
 return redis.call('SCARD', KEYS[2])`;
 
 /**
- * KEYS: in-flight, pending. ARGV: operation id, now, hold-until, cap.
- * Expired slots (their worker died) are dropped first. Returns {taken (1 or 0), pending count}.
+ * KEYS: in-flight, pending, line. ARGV: operation id, now, hold-until, cap, line entry ('' for
+ * none). Expired slots (their worker died) are dropped first. Taken: the entry leaves the line;
+ * not taken: it joins the line, keeping its place if it is in it. Returns {taken (1 or 0),
+ * pending count, entries ahead in the line}.
  */
 const TAKE_SLOT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
   redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  return {1, redis.call('SCARD', KEYS[2])}
+  if ARGV[5] ~= '' then redis.call('ZREM', KEYS[3], ARGV[5]) end
+  return {1, redis.call('SCARD', KEYS[2]), 0}
 end
-return {0, redis.call('SCARD', KEYS[2])}`;
+local ahead = 0
+if ARGV[5] ~= '' then
+  redis.call('ZADD', KEYS[3], 'NX', ARGV[2], ARGV[5])
+  ahead = redis.call('ZRANK', KEYS[3], ARGV[5])
+end
+return {0, redis.call('SCARD', KEYS[2]), ahead}`;
 
-/** KEYS: accounts, pending. ARGV: account id. Atomic, so a concurrent REGISTER is never lost. */
+/**
+ * KEYS: in-flight, pending, line. ARGV: operation id, completed (1 or 0). Frees the slot and
+ * returns the first entry of the line, taken off it (false when the line is empty).
+ */
+const RELEASE_SLOT = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+if ARGV[2] == '1' then redis.call('SREM', KEYS[2], ARGV[1]) end
+local first = redis.call('ZPOPMIN', KEYS[3])
+return first[1] or false`;
+
+/**
+ * KEYS: accounts, pending, line. ARGV: account id. Atomic, so a concurrent REGISTER is never
+ * lost. An idle account's line holds only entries of jobs long gone.
+ */
 const FORGET_IF_IDLE = `
-if redis.call('SCARD', KEYS[2]) == 0 then redis.call('SREM', KEYS[1], ARGV[1]) end
+if redis.call('SCARD', KEYS[2]) == 0 then
+  redis.call('SREM', KEYS[1], ARGV[1])
+  redis.call('DEL', KEYS[3])
+end
 return 0`;

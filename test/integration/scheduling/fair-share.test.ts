@@ -108,9 +108,9 @@ describe('in-flight slots per account', () => {
   it('lets `cap` operations of an account run, across workers, and no more', async () => {
     for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id);
     const take = (id: string, account = 'A') => backlog.takeSlot('base', account, id, 2, 10_000);
-    expect(await take('a1')).toEqual({ taken: true, pending: 3 });
+    expect(await take('a1')).toEqual({ taken: true, pending: 3, ahead: 0 });
     expect(await take('a2')).toMatchObject({ taken: true });
-    expect(await take('a3')).toEqual({ taken: false, pending: 3 });
+    expect(await take('a3')).toEqual({ taken: false, pending: 3, ahead: 0 });
     // One already holding a slot keeps it (its job run again); another account is not held up.
     expect(await take('a1')).toMatchObject({ taken: true });
     expect(await take('b1', 'B')).toMatchObject({ taken: true });
@@ -120,6 +120,45 @@ describe('in-flight slots per account', () => {
     expect(await backlog.depths('base')).toEqual(
       expect.arrayContaining([{ accountId: 'A', pending: 2, inFlight: 2 }]),
     );
+  });
+
+  it('lines up the jobs left without a slot, and hands each freed slot to the first', async () => {
+    const queue = 'operations-base-0';
+    for (const id of ['a1', 'a2', 'a3', 'a4', 'a5']) await backlog.register('base', 'A', id);
+    const take = (id: string) => backlog.takeSlot('base', 'A', id, 2, 10_000, queue);
+    await take('a1');
+    await take('a2');
+    expect(await take('a3')).toEqual({ taken: false, pending: 5, ahead: 0 });
+    expect(await take('a4')).toMatchObject({ taken: false, ahead: 1 });
+    expect(await take('a5')).toMatchObject({ taken: false, ahead: 2 });
+    // Put back and fetched again before its turn: it keeps its place.
+    expect(await take('a3')).toMatchObject({ taken: false, ahead: 0 });
+
+    // Each freed slot hands out the first in line, taken off it.
+    expect(await backlog.releaseSlot('base', 'A', 'a1', true)).toEqual({
+      queueName: queue,
+      jobId: 'a3',
+    });
+    expect(await take('a3')).toMatchObject({ taken: true });
+    // One that takes a slot (it came back by its delay) leaves the line.
+    await backlog.releaseSlot('base', 'A', 'a2', true);
+    expect(await take('a5')).toMatchObject({ taken: true });
+    expect(await backlog.releaseSlot('base', 'A', 'a3', true)).toBeNull();
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
+
+    // Without a queue named, a job is refused a slot but not lined up (an older caller).
+    await backlog.takeSlot('base', 'A', 'a3', 2, 10_000, queue);
+    expect(await backlog.takeSlot('base', 'A', 'a6', 2, 10_000)).toMatchObject({ taken: false });
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
+  });
+
+  it('forgets the line of an idle account', async () => {
+    const queue = 'operations-base-0';
+    await backlog.register('base', 'A', 'a1');
+    await backlog.takeSlot('base', 'A', 'other', 1, 10_000, queue);
+    await backlog.takeSlot('base', 'A', 'a1', 1, 10_000, queue);
+    await backlog.prune('base', async () => new Set());
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
   });
 
   it("frees a killed worker's slot once its hold lapses, and not before a renewal", async () => {

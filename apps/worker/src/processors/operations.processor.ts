@@ -21,12 +21,14 @@ import {
   isPackBatchJob,
   operationRetryDelay,
   type OperationJobData,
+  type LineEntry,
   type QueueJobData,
   type ShardRef,
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
 import { requeueOrphanedJobs } from './orphaned-jobs';
 import { parkCheck } from './parked-check';
+import { handOverSlot } from './slot-handover';
 import { workerId } from '../worker-id';
 import { workerNetworks } from '../worker-networks';
 
@@ -147,7 +149,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     // Packing is brief and sends nothing: it takes none of its account's slots.
     if (isPackBatchJob(job.data)) return handler(job);
     const data = job.data;
-    const slot = await this.slots.take(data);
+    const slot = await this.slots.take(data, job.queueName);
     if (!slot.run) {
       // The account runs its cap of operations already: this one waits its turn, not counted
       // as an attempt.
@@ -173,7 +175,21 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
     } finally {
-      await this.slots.release(data, completed);
+      const first = await this.slots.release(data, completed);
+      if (first) void this.handOver(data, first);
+    }
+  }
+
+  /** The freed slot to the job first in its account's line (see handOverSlot); best effort. */
+  private async handOver(data: OperationJobData, first: LineEntry): Promise<void> {
+    try {
+      await handOverSlot(
+        first,
+        () => this.slots.nextInLine(data),
+        (queueName) => this.workers.get(queueName),
+      );
+    } catch (error) {
+      this.logger.warn(`Slot not handed over: ${boundedText(error, LOGGED_ERROR_MAX)}`);
     }
   }
 

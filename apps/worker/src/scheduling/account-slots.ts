@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AccountBacklog, type OperationJobData } from '@app/queue';
+import { AccountBacklog, type LineEntry, type OperationJobData } from '@app/queue';
 import { decideSlot, slotOf, type Slot, type SlotDecision } from './slot-decision';
 
 /**
@@ -31,7 +31,8 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
     this.renewal.unref();
   }
 
-  async take(job: OperationJobData): Promise<SlotDecision> {
+  /** A slot for the job of `queueName`, or (none free) its place in its account's line. */
+  async take(job: OperationJobData, queueName: string): Promise<SlotDecision> {
     const slot = slotOf(job);
     if (!slot) return { run: true }; // a job of an older release: not counted
     const attempt = await this.backlog.takeSlot(
@@ -40,23 +41,39 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
       slot.operationId,
       this.config.scheduling.maxInFlight,
       this.holdMs(),
+      queueName,
     );
-    const decision = decideSlot(attempt, this.config.scheduling);
+    const decision = decideSlot({ ...attempt, lined: true }, this.config.scheduling);
     if (decision.run) this.held.set(slot.operationId, slot);
     return decision;
   }
 
-  /** After a run; `completed`: the operation is done and leaves its account's backlog. */
-  async release(job: OperationJobData, completed: boolean): Promise<void> {
+  /**
+   * After a run; `completed`: the operation is done and leaves its account's backlog. Returns
+   * the job first in the account's line, for the caller to bring back now.
+   */
+  async release(job: OperationJobData, completed: boolean): Promise<LineEntry | null> {
     const slot = slotOf(job);
-    if (!slot) return;
+    if (!slot) return null;
     this.held.delete(slot.operationId);
     try {
-      await this.backlog.releaseSlot(slot.network, slot.accountId, slot.operationId, completed);
+      return await this.backlog.releaseSlot(
+        slot.network,
+        slot.accountId,
+        slot.operationId,
+        completed,
+      );
     } catch (error) {
       // The slot lapses by itself and the reconciler prunes the backlog: not the job's failure.
       this.logger.warn(`Slot of ${slot.operationId} not released: ${boundedText(error, 300)}`);
+      return null;
     }
+  }
+
+  /** The next job in the line of the job's account (the one handed out could not come back). */
+  nextInLine(job: OperationJobData): Promise<LineEntry | null> {
+    const slot = slotOf(job);
+    return slot ? this.backlog.nextInLine(slot.network, slot.accountId) : Promise.resolve(null);
   }
 
   private async renew(): Promise<void> {

@@ -1,5 +1,5 @@
 import { MAX_OVER_CAP_DELAY_MS } from '@app/queue';
-import { decideSlot, slotOf } from './slot-decision';
+import { LINED_DELAY_FACTOR, decideSlot, slotOf } from './slot-decision';
 
 const scheduling = { maxInFlight: 4, overCapDelayMs: 500 };
 const middle = () => 0.5;
@@ -51,6 +51,17 @@ describe('decideSlot', () => {
 
   it('comes back within the longest delay, however long the backlog', () => {
     expect(decideSlot({ taken: false, pending: 10 ** 6 }, scheduling, middle)).toEqual({
+      run: false,
+      delayMs: MAX_OVER_CAP_DELAY_MS,
+    });
+  });
+
+  it('waits longer in the line, whose freed slots bring it back first', () => {
+    expect(decideSlot({ taken: false, pending: 3, lined: true }, scheduling, middle)).toEqual({
+      run: false,
+      delayMs: 500 * LINED_DELAY_FACTOR,
+    });
+    expect(decideSlot({ taken: false, pending: 100, lined: true }, scheduling, middle)).toEqual({
       run: false,
       delayMs: MAX_OVER_CAP_DELAY_MS,
     });

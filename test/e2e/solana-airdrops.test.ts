@@ -326,7 +326,17 @@ function signingsByCarrier(signings: Signing[]): Map<string, Signing[]> {
 describe('token airdrop', () => {
   it('mints to 1,000 recipients exactly once, 9 a transaction', async () => {
     const drop = await tokenAirdrop(1_000, 'Points');
+    const answeredAt = Date.now();
     const items = await expectTokensOnce(drop);
+    // Packed as it was accepted: every carrier was written before the 202, with its entries.
+    const [made] = await queryDatabase<{ carriers: number; last: Date }>(
+      stack.services.databaseUrl,
+      `SELECT count(*)::int AS carriers, max(created_at) AS last FROM operations
+        WHERE batch_id = $1 AND batch_index IS NULL`,
+      [drop.id],
+    );
+    expect(made.carriers).toBe(Math.ceil(1_000 / MINTS_PER_TX));
+    expect(made.last.getTime()).toBeLessThanOrEqual(answeredAt);
     // 112 transactions for 1,000 entries: a carrier's transaction is each of its members' tx.
     expect(new Set(items.map((item) => item.tx)).size).toBeLessThanOrEqual(1_000 / 9 + 3);
 

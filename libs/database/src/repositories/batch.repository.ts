@@ -46,12 +46,16 @@ export class BatchRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The batch, its members and their metadata documents, in the scope's transaction. */
+  /**
+   * The batch, its members and their metadata documents, in the scope's transaction; with the
+   * carriers of members packed already (each member's `carrierId`), stored before them.
+   */
   async insert(
     scope: WorkScope,
     batch: BatchEntity,
     members: OperationEntity[],
     documents: MetadataDocumentEntity[],
+    carriers: OperationEntity[] = [],
   ): Promise<void> {
     const manager = managerOf(scope);
     const params: unknown[] = [];
@@ -70,9 +74,17 @@ export class BatchRepository {
       );
       await manager.query(sql, docParams);
     }
-    const memberParams: unknown[] = [];
-    const sql = insertManyStatement(this.dataSource, OperationEntity, members, memberParams);
-    await manager.query(sql, memberParams);
+    for (const operations of [carriers, members]) {
+      if (operations.length === 0) continue;
+      const operationParams: unknown[] = [];
+      const sql = insertManyStatement(
+        this.dataSource,
+        OperationEntity,
+        operations,
+        operationParams,
+      );
+      await manager.query(sql, operationParams);
+    }
   }
 
   /** As `insert`, in a transaction of its own. */
@@ -80,9 +92,10 @@ export class BatchRepository {
     batch: BatchEntity,
     members: OperationEntity[],
     documents: MetadataDocumentEntity[],
+    carriers: OperationEntity[] = [],
   ): Promise<void> {
     return this.dataSource.transaction((manager) =>
-      this.insert(scopeOf(manager), batch, members, documents),
+      this.insert(scopeOf(manager), batch, members, documents, carriers),
     );
   }
 
@@ -167,7 +180,10 @@ export class BatchRepository {
       .getMany();
   }
 
-  /** The batch's carriers that nothing has signed yet (each needs its job). */
+  /**
+   * The batch's carriers that nothing has signed yet (each needs its job), in the order of their
+   * entries, so that a batch's entries are minted about in their order.
+   */
   queuedCarriers(batchId: string): Promise<OperationEntity[]> {
     return this.dataSource
       .getRepository(OperationEntity)
@@ -175,6 +191,11 @@ export class BatchRepository {
       .where(`op.batch_id = :batchId AND op.batch_index IS NULL AND op.status = 'queued'`, {
         batchId,
       })
+      .addSelect(
+        '(SELECT min(m.batch_index) FROM operations m WHERE m.carrier_id = op.id)',
+        'first_entry',
+      )
+      .orderBy('first_entry', 'ASC')
       .getMany();
   }
 

@@ -60,10 +60,14 @@ export class AirdropPacker {
     const batch = await this.batches.findById(batchId);
     if (!batch || batch.status !== 'open') return;
     const network = this.networks.resolve(batch.network);
-    // Carriers stored by a run that died before queueing them (or by a split that did): their
-    // jobs, again (the job id is the carrier's, so one that has its job is not doubled).
-    for (const stored of await this.batches.queuedCarriers(batchId)) {
-      await this.queue.enqueue(stored);
+    // Carriers stored at acceptance (a Solana token airdrop's), or by a run that died before
+    // queueing them, or by a split that did: their jobs (the job id is the carrier's, so one
+    // that has its job is not doubled), a write's worth at a time.
+    const stored = await this.batches.queuedCarriers(batchId);
+    for (let i = 0; i < stored.length; i += CARRIERS_PER_WRITE) {
+      await Promise.all(
+        stored.slice(i, i + CARRIERS_PER_WRITE).map((carrier) => this.queue.enqueue(carrier)),
+      );
     }
     let carriers = 0;
     let alone = 0;

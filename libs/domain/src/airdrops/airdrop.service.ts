@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, METRICS, boundedText, newId, type AssetIntent } from '@app/common';
-import type { NetworkDefinition } from '@app/chains';
+import { tokenMintsPerTransaction, type NetworkDefinition } from '@app/chains';
 import {
   AssetRepository,
   BatchRepository,
@@ -21,6 +21,7 @@ import { itemRoyalty } from '../assets/nft.service';
 import { hashOf, keyWindowStart, replayedBatchId } from '../operations/idempotency-key-reuse';
 import type { IdempotencyRequest } from '../operations/operation-submitter';
 import type { NftAirdropInput, TokenAirdropInput } from './airdrop-inputs';
+import { cutIntoCarriers, newCarrier } from './carriers';
 import { checkEntries } from './entry-problems';
 
 /** One entry, checked: what its operation asks and shows. */
@@ -209,11 +210,18 @@ export class AirdropService {
       carrierId: null,
     }));
     const documents = entries.flatMap((entry) => (entry.document ? [entry.document] : []));
+    const carriers = packedAtAcceptance(network, kind, members);
     if (idempotency) {
-      const earlier = await this.insertClaimingKey(batch, members, documents, idempotency);
+      const earlier = await this.insertClaimingKey(
+        batch,
+        members,
+        documents,
+        carriers,
+        idempotency,
+      );
       if (earlier) return { batch: earlier, replayed: true };
     } else {
-      await this.batches.insertAll(batch, members, documents);
+      await this.batches.insertAll(batch, members, documents, carriers);
     }
     METRICS.operations.inc(
       { kind: members[0].kind, network: network.network, status: 'queued' },
@@ -235,6 +243,7 @@ export class AirdropService {
     batch: BatchEntity,
     members: OperationEntity[],
     documents: MetadataDocumentEntity[],
+    carriers: OperationEntity[],
     idempotency: IdempotencyRequest,
   ): Promise<BatchEntity | null> {
     const requestHash = hashOf(idempotency.fingerprint);
@@ -249,7 +258,7 @@ export class AirdropService {
         createdAt: batch.createdAt,
       },
       notBefore,
-      (scope) => this.batches.insert(scope, batch, members, documents),
+      (scope) => this.batches.insert(scope, batch, members, documents, carriers),
     );
     if (claimed) return null;
     const holder = await this.idempotency.find(batch.accountId, idempotency.key, notBefore);
@@ -257,4 +266,26 @@ export class AirdropService {
     if (!earlier) throw new Error(`Idempotency key points at a missing batch`);
     return earlier;
   }
+}
+
+/**
+ * The carriers of a Solana token airdrop, made as it is accepted (each member given its carrier):
+ * how many mints one transaction carries is known without the chain (the packet's size), so the
+ * worker's packing job only queues them, and the entries are not written a second time to be
+ * packed (10,000 rows, each a new version in every index of theirs). Other airdrops are packed by
+ * the worker (AirdropPacker): an EVM carrier's size comes from gas estimates, and Solana NFT
+ * items run alone.
+ */
+function packedAtAcceptance(
+  network: NetworkDefinition,
+  kind: BatchKind,
+  members: OperationEntity[],
+): OperationEntity[] {
+  if (network.family !== 'solana' || kind !== 'token.airdrop') return [];
+  const { carriers: groups } = cutIntoCarriers(members, tokenMintsPerTransaction(), true);
+  return groups.map((group) => {
+    const carrier = newCarrier(group);
+    for (const member of group) member.carrierId = carrier.id;
+    return carrier;
+  });
 }

@@ -1,6 +1,7 @@
 import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { shortVec } from './ed25519-signer';
+import { base58Of, encodingOf } from './key-encodings';
 
 /**
  * A legacy transaction message, compiled once. web3.js v1's `compileMessage()` costs ~1 ms for
@@ -34,8 +35,7 @@ export function compileLegacyMessage(
 ): CompiledMessage {
   const entries = new Map<string, AccountEntry>();
   const note = (key: PublicKey, signer: boolean, writable: boolean): void => {
-    const bytes = key.toBuffer();
-    const id = bytes.toString('hex');
+    const { bytes, hex: id } = encodingOf(key);
     const entry = entries.get(id);
     if (entry) {
       entry.signer ||= signer;
@@ -77,11 +77,11 @@ export function compileLegacyMessage(
   let offset = parts.reduce((sum, part) => sum + part.length, 0);
   let computeUnitLimitOffset: number | null = null;
   for (const [position, ix] of instructions.entries()) {
-    const program = ix.programId.toBuffer().toString('hex');
+    const program = encodingOf(ix.programId).hex;
     const head = Buffer.concat([
       Buffer.from([index.get(program)!]),
       shortVec(ix.keys.length),
-      Buffer.from(ix.keys.map((meta) => index.get(meta.pubkey.toBuffer().toString('hex'))!)),
+      Buffer.from(ix.keys.map((meta) => index.get(encodingOf(meta.pubkey).hex)!)),
       shortVec(ix.data.length),
     ]);
     if (
@@ -98,7 +98,7 @@ export function compileLegacyMessage(
   return {
     bytes: Buffer.concat(parts),
     signers: ordered.slice(0, signerCount).map((entry) => bs58.encode(entry.key)),
-    programs: instructions.map((ix) => ix.programId.toBase58()),
+    programs: instructions.map((ix) => base58Of(ix.programId)),
     computeUnitLimitOffset,
   };
 }

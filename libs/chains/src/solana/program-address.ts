@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
+import { keyBytes } from './key-encodings';
 
 /**
  * Program-derived addresses, as `PublicKey.findProgramAddressSync` finds them, about seven times
@@ -29,7 +30,7 @@ export function findProgramAddress(seeds: Uint8Array[], programId: PublicKey): P
   for (const seed of seeds) {
     if (seed.length > MAX_SEED_LENGTH) throw new RangeError('a seed is at most 32 bytes');
   }
-  const program = programId.toBuffer();
+  const program = keyBytes(programId);
   for (let bump = 255; bump >= 0; bump--) {
     const hash = createHash('sha256');
     for (const seed of seeds) hash.update(seed);

@@ -26,6 +26,7 @@ import {
   pack as packMetadata,
 } from '@solana/spl-token-metadata';
 import { findProgramAddress } from './program-address';
+import { keyBytes } from './key-encodings';
 
 /**
  * The Token-2022 instructions of each asset operation (contract, "Standards on chain"): a token
@@ -65,7 +66,7 @@ export function tokenAccountAndBump(
   owner: PublicKey,
 ): { address: PublicKey; bump: number } {
   return findProgramAddress(
-    [owner.toBuffer(), TOKEN_2022_PROGRAM_ID.toBuffer(), mint.toBuffer()],
+    [owner.toBuffer(), keyBytes(TOKEN_2022_PROGRAM_ID), keyBytes(mint)],
     ASSOCIATED_TOKEN_PROGRAM_ID,
   );
 }

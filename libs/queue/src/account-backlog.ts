@@ -18,21 +18,31 @@ export class AccountBacklog {
     private readonly prefix: string,
   ) {}
 
-  /** Counts the operation as pending (once, however often it is enqueued): the pending count. */
+  /**
+   * Counts the operation as pending (once, however often it is enqueued): the pending count, and
+   * how many of the account's slots are held now.
+   */
   async register(
     network: ConcreteNetwork,
     accountId: string,
     operationId: string,
-  ): Promise<number> {
-    const count = await this.redis.eval(
+  ): Promise<{ pending: number; inFlight: number }> {
+    const [pending, inFlight] = (await this.redis.eval(
       REGISTER,
-      2,
+      3,
       this.accountsKey(network),
       this.pendingKey(network, accountId),
+      this.inFlightKey(network, accountId),
       accountId,
       operationId,
-    );
-    return Number(count);
+      Date.now(),
+    )) as [number, number];
+    return { pending, inFlight };
+  }
+
+  /** Puts a job (delayed already) in its account's line for a slot, keeping a place it has. */
+  async lineUp(network: ConcreteNetwork, accountId: string, entry: LineEntry): Promise<void> {
+    await this.redis.zadd(this.lineKey(network, accountId), 'NX', Date.now(), lineEntry(entry));
   }
 
   /**
@@ -191,11 +201,14 @@ function parseLineEntry(entry: string): LineEntry {
 
 const PRUNE_SAMPLE = 500;
 
-/** KEYS: accounts, pending. ARGV: account id, operation id. Returns the pending count. */
+/**
+ * KEYS: accounts, pending, in-flight. ARGV: account id, operation id, now. Returns {pending
+ * count, slots held (unexpired)}.
+ */
 const REGISTER = `
 redis.call('SADD', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[1], ARGV[1])
-return redis.call('SCARD', KEYS[2])`;
+return {redis.call('SCARD', KEYS[2]), redis.call('ZCOUNT', KEYS[3], ARGV[3], '+inf')}`;
 
 /**
  * KEYS: in-flight, pending, line. ARGV: operation id, now, hold-until, cap, line entry ('' for

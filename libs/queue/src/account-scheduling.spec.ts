@@ -3,6 +3,11 @@ import {
   MAX_OVER_CAP_DELAY_MS,
   fairSharePriority,
   overCapDelayMs,
+  LINED_DELAY_FACTOR,
+  MAX_LINED_DELAY_MS,
+  QUEUED_ROUNDS,
+  joinsLine,
+  linedDelayMs,
 } from './account-scheduling';
 
 describe('fairSharePriority', () => {
@@ -51,5 +56,27 @@ describe('overCapDelayMs', () => {
   it('is jittered by a quarter either way', () => {
     expect(overCapDelayMs(10, 64, 1_000, () => 0)).toBe(750);
     expect(overCapDelayMs(10, 64, 1_000, () => 0.999999)).toBe(1_250);
+  });
+});
+
+describe('linedDelayMs', () => {
+  const middle = () => 0.5;
+
+  it('waits LINED_DELAY_FACTOR times the over-cap delay: the line brings it back first', () => {
+    expect(linedDelayMs(40, 4, 500, middle)).toBe(LINED_DELAY_FACTOR * 5_000);
+  });
+
+  it('waits at most MAX_LINED_DELAY_MS, however long the line', () => {
+    expect(linedDelayMs(10 ** 6, 4, 500, middle)).toBe(MAX_LINED_DELAY_MS);
+  });
+});
+
+describe('joinsLine', () => {
+  it('lines up a job only while every slot is held and rounds of them are pending', () => {
+    expect(joinsLine(4 * QUEUED_ROUNDS + 1, 4, 4)).toBe(true);
+    // A backlog the queue holds within its rounds: queued.
+    expect(joinsLine(4 * QUEUED_ROUNDS, 4, 4)).toBe(false);
+    // A slot free (or a count of pending ones left by a killed worker): queued, to take it.
+    expect(joinsLine(1_000, 3, 4)).toBe(false);
   });
 });

@@ -33,3 +33,34 @@ export function overCapDelayMs(
 }
 
 export const MAX_OVER_CAP_DELAY_MS = 30_000;
+
+/**
+ * A job in its account's line for a slot comes back when a freed slot hands it over; its delay
+ * is only the fallback should that hand-over be lost (its worker killed in between): this many
+ * times the over-cap delay, so that the line drains first rather than delayed jobs coming round
+ * again while it does, and at most MAX_LINED_DELAY_MS.
+ */
+export const LINED_DELAY_FACTOR = 4;
+export const MAX_LINED_DELAY_MS = 60_000;
+
+export function linedDelayMs(
+  pending: number,
+  cap: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
+  const rounds = Math.max(1, Math.ceil(pending / cap));
+  const delay = Math.min(baseMs * rounds * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS);
+  return Math.round(delay * (0.75 + random() * 0.5));
+}
+
+/**
+ * Whether a job being queued goes straight to its account's line: its account already has all
+ * its slots held and this many rounds of them pending. Queued, it would only be fetched to be put
+ * back (a run of the queue's scripts and ours for nothing, once for each job of a large backlog).
+ */
+export const QUEUED_ROUNDS = 2;
+
+export function joinsLine(pending: number, inFlight: number, cap: number): boolean {
+  return inFlight >= cap && pending > cap * QUEUED_ROUNDS;
+}

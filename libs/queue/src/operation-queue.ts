@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { AccountBacklog } from './account-backlog';
-import { fairSharePriority } from './account-scheduling';
+import { fairSharePriority, joinsLine, linedDelayMs } from './account-scheduling';
 import {
   EXECUTE_OPERATION,
   PACK_BATCH,
@@ -77,13 +77,23 @@ export class OperationQueue implements OnApplicationShutdown {
     const queue = this.queueOf(operation);
     // Without an offline queue, a command sent before the connection is up fails at once.
     await queue.waitUntilReady();
-    const pending = await this.backlog().register(network, accountId, id);
-    const weight = this.config.scheduling.weights[accountId] ?? 1;
+    const backlog = this.backlog();
+    const { pending, inFlight } = await backlog.register(network, accountId, id);
+    const { weights, maxInFlight, overCapDelayMs } = this.config.scheduling;
+    // An account far over its cap: the job waits in its account's line (delayed), and a freed
+    // slot brings it to the queue, rather than it being fetched only to be put back.
+    const lined = joinsLine(pending, inFlight, maxInFlight);
     await queue.add(
       EXECUTE_OPERATION,
       { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },
-      { ...JOB_OPTIONS, jobId: id, priority: fairSharePriority(pending, weight) },
+      {
+        ...JOB_OPTIONS,
+        jobId: id,
+        priority: fairSharePriority(pending, weights[accountId] ?? 1),
+        ...(lined ? { delay: linedDelayMs(pending, maxInFlight, overCapDelayMs) } : {}),
+      },
     );
+    if (lined) await backlog.lineUp(network, accountId, { queueName: queue.name, jobId: id });
   }
 
   /**

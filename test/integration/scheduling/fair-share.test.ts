@@ -77,6 +77,37 @@ describe('fair share between accounts on one queue', () => {
     }
   });
 
+  it('puts the jobs of an account far over its cap in its line, not in the queue', async () => {
+    const { prefix, queue } = setUp({ ACCOUNT_MAX_IN_FLIGHT: '2' });
+    const redis = new Redis(REDIS_URL);
+    const backlog = new AccountBacklog(redis, prefix);
+    const jobs = queue.networkQueues('base')[0];
+    try {
+      // Queued while a slot is free, however many are pending.
+      await enqueueMany(queue, 'A', 6);
+      expect(await jobs.getDelayedCount()).toBe(0);
+      // Both slots held: the jobs past two rounds of the cap (5th, 6th) wait in the line.
+      await backlog.takeSlot('base', 'A', 'A-0', 2, 10_000);
+      await backlog.takeSlot('base', 'A', 'A-1', 2, 10_000);
+      for (let i = 6; i < 9; i++) {
+        await queue.enqueue({ id: `A-${i}`, network: 'base', accountId: 'A', signer: 'A' });
+      }
+      expect(await jobs.getJobState('A-6')).toBe('delayed');
+      expect(await jobs.getJobState('A-8')).toBe('delayed');
+      // Another account is not held up by A's line.
+      await queue.enqueue({ id: 'B-0', network: 'base', accountId: 'B', signer: 'A' });
+      expect(await jobs.getJobState('B-0')).toBe('prioritized');
+      // A freed slot hands out the line's first.
+      expect(await backlog.releaseSlot('base', 'A', 'A-0', true)).toEqual({
+        queueName: jobs.name,
+        jobId: 'A-6',
+      });
+    } finally {
+      redis.disconnect();
+      await queue.onApplicationShutdown();
+    }
+  });
+
   it('counts an operation enqueued twice (a reconciler re-enqueue) once', async () => {
     const { config, prefix, queue } = setUp();
     const redis = new Redis(REDIS_URL);

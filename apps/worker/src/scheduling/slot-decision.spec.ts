@@ -1,5 +1,5 @@
-import { MAX_OVER_CAP_DELAY_MS } from '@app/queue';
-import { LINED_DELAY_FACTOR, decideSlot, slotOf } from './slot-decision';
+import { LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS, MAX_OVER_CAP_DELAY_MS } from '@app/queue';
+import { decideSlot, slotOf } from './slot-decision';
 
 const scheduling = { maxInFlight: 4, overCapDelayMs: 500 };
 const middle = () => 0.5;
@@ -61,9 +61,9 @@ describe('decideSlot', () => {
       run: false,
       delayMs: 500 * LINED_DELAY_FACTOR,
     });
-    expect(decideSlot({ taken: false, pending: 100, lined: true }, scheduling, middle)).toEqual({
+    expect(decideSlot({ taken: false, pending: 1_000, lined: true }, scheduling, middle)).toEqual({
       run: false,
-      delayMs: MAX_OVER_CAP_DELAY_MS,
+      delayMs: MAX_LINED_DELAY_MS,
     });
   });
 

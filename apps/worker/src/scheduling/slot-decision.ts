@@ -1,5 +1,5 @@
 import type { AppConfig, ConcreteNetwork } from '@app/config';
-import { MAX_OVER_CAP_DELAY_MS, overCapDelayMs, type OperationJobData } from '@app/queue';
+import { linedDelayMs, overCapDelayMs, type OperationJobData } from '@app/queue';
 
 /** One of an account's in-flight slots on a network, held by one operation. */
 export interface Slot {
@@ -21,13 +21,6 @@ export interface SlotAttempt {
   lined?: boolean;
 }
 
-/**
- * A job in the line comes back when a slot frees; its delay is only the fallback should that
- * hand-over be lost (its worker killed in between), so it is long enough that the line drains
- * first, rather than put back jobs coming round again while it does.
- */
-export const LINED_DELAY_FACTOR = 4;
-
 /** The slot a job's operation runs in, or null for a job of an older release (not counted). */
 export function slotOf(job: OperationJobData): Slot | null {
   const { accountId, network, operationId } = job;
@@ -36,8 +29,8 @@ export function slotOf(job: OperationJobData): Slot | null {
 
 /**
  * Run when the slot was taken; otherwise come back about when the account's backlog ahead has
- * drained through its slots (see overCapDelayMs; `random` jitters it), or for a job in the line
- * LINED_DELAY_FACTOR times that, within the longest delay.
+ * drained through its slots (see overCapDelayMs; `random` jitters it), or, in the line, when a
+ * freed slot hands it over (its delay a fallback: linedDelayMs).
  */
 export function decideSlot(
   attempt: SlotAttempt,
@@ -46,7 +39,6 @@ export function decideSlot(
 ): SlotDecision {
   if (attempt.taken) return { run: true };
   const { maxInFlight, overCapDelayMs: baseMs } = scheduling;
-  const delayMs = overCapDelayMs(attempt.pending, maxInFlight, baseMs, random);
-  if (!attempt.lined) return { run: false, delayMs };
-  return { run: false, delayMs: Math.min(delayMs * LINED_DELAY_FACTOR, MAX_OVER_CAP_DELAY_MS) };
+  const delayOf = attempt.lined ? linedDelayMs : overCapDelayMs;
+  return { run: false, delayMs: delayOf(attempt.pending, maxInFlight, baseMs, random) };
 }

@@ -65,14 +65,23 @@ export class OperationQueue implements OnApplicationShutdown {
 
   /**
    * Puts the operation's job on its queue, at its place in its account's backlog (the fair-share
-   * priority), or fails within REDIS_TIMEOUT_MS (Redis away, or still connecting): the caller
-   * keeps the operation in Postgres for the reconciler.
+   * priority), or in its account's line for a slot (joinsLine), or fails within REDIS_TIMEOUT_MS
+   * (Redis away, or still connecting): the caller keeps the operation in Postgres for the
+   * reconciler.
    */
-  async enqueue(operation: QueuedOperation): Promise<void> {
-    await redisDeadline(this.add(operation), this.config.queue.redisTimeoutMs, 'take the job');
+  async enqueue(operation: QueuedOperation, ahead = 0): Promise<void> {
+    await redisDeadline(
+      this.add(operation, ahead),
+      this.config.queue.redisTimeoutMs,
+      'take the job',
+    );
   }
 
-  private async add(operation: QueuedOperation): Promise<void> {
+  /**
+   * `ahead`: jobs of the same account the caller is queueing before this one, which will hold
+   * slots first (a packed airdrop's carriers, queued together).
+   */
+  private async add(operation: QueuedOperation, ahead: number): Promise<void> {
     const { id, network, accountId } = operation;
     const queue = this.queueOf(operation);
     // Without an offline queue, a command sent before the connection is up fails at once.
@@ -82,7 +91,7 @@ export class OperationQueue implements OnApplicationShutdown {
     const { weights, maxInFlight, overCapDelayMs } = this.config.scheduling;
     // An account far over its cap: the job waits in its account's line (delayed), and a freed
     // slot brings it to the queue, rather than it being fetched only to be put back.
-    const lined = joinsLine(pending, inFlight, maxInFlight);
+    const lined = joinsLine(pending, inFlight + ahead, maxInFlight);
     await queue.add(
       EXECUTE_OPERATION,
       { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },

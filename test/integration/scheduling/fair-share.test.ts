@@ -102,6 +102,17 @@ describe('fair share between accounts on one queue', () => {
         queueName: jobs.name,
         jobId: 'A-6',
       });
+
+      // Queued together (a packed airdrop's carriers), each counts those ahead of it: past
+      // two rounds of the cap, C's jobs go to the line although none of its slots is held yet.
+      const carriers = Array.from({ length: 8 }, (_, i) => `C-${i}`);
+      await Promise.all(
+        carriers.map((id, ahead) =>
+          queue.enqueue({ id, network: 'base', accountId: 'C', signer: 'A' }, ahead),
+        ),
+      );
+      const states = await Promise.all(carriers.map((id) => jobs.getJobState(id)));
+      expect(states.filter((state) => state === 'delayed')).toHaveLength(4);
     } finally {
       redis.disconnect();
       await queue.onApplicationShutdown();

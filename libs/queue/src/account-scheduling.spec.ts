@@ -78,5 +78,9 @@ describe('joinsLine', () => {
     expect(joinsLine(4 * QUEUED_ROUNDS, 4, 4)).toBe(false);
     // A slot free (or a count of pending ones left by a killed worker): queued, to take it.
     expect(joinsLine(1_000, 3, 4)).toBe(false);
+    // Queued together: those past the cap's worth ahead of them wait in the line.
+    expect(joinsLine(4, 0, 4, 3)).toBe(false);
+    expect(joinsLine(5, 0, 4, 4)).toBe(true);
+    expect(joinsLine(5, 1, 4, 3)).toBe(false);
   });
 });

@@ -56,12 +56,13 @@ export function linedDelayMs(
 
 /**
  * Whether a job being queued goes straight to its account's line: all its account's slots are
- * held (`holding`: those held now, and those the jobs queued just before it will take) and this
- * many rounds of them are pending. Queued, it would only be fetched to be put back (a run of the
- * queue's scripts and ours for nothing, once for each job of a large backlog).
+ * held, counting those the jobs queued just before it (`ahead`) will take, and this many rounds
+ * of them are pending, or the jobs ahead of it fill the slots by themselves. Queued, it would
+ * only be fetched to be put back (a run of the queue's scripts and ours for nothing, once for
+ * each job of a large backlog).
  */
 export const QUEUED_ROUNDS = 2;
 
-export function joinsLine(pending: number, holding: number, cap: number): boolean {
-  return holding >= cap && pending > cap * QUEUED_ROUNDS;
+export function joinsLine(pending: number, inFlight: number, cap: number, ahead = 0): boolean {
+  return inFlight + ahead >= cap && (pending > cap * QUEUED_ROUNDS || ahead >= cap);
 }

@@ -91,7 +91,7 @@ export class OperationQueue implements OnApplicationShutdown {
     const { weights, maxInFlight, overCapDelayMs } = this.config.scheduling;
     // An account far over its cap: the job waits in its account's line (delayed), and a freed
     // slot brings it to the queue, rather than it being fetched only to be put back.
-    const lined = joinsLine(pending, inFlight + ahead, maxInFlight);
+    const lined = joinsLine(pending, inFlight, maxInFlight, ahead);
     await queue.add(
       EXECUTE_OPERATION,
       { operationId: id, accountId, network, requestId: LogContext.current()?.requestId },

@@ -105,6 +105,60 @@ describe('account events', () => {
     );
   });
 
+  it("numbers a many-row statement's events as one run after each account's last, among concurrent writers", async () => {
+    const accountId = await newAccount();
+    const otherId = await newAccount();
+    const mine = Array.from({ length: 60 }, () => newOperationEntity(accountId, mint));
+    const others = Array.from({ length: 5 }, () => newOperationEntity(otherId, mint));
+    for (const operation of [...mine, ...others]) {
+      await operations.insert(scopeOf(dataSource.manager), operation);
+    }
+    // One statement fails all 65 (two accounts) while 20 single writers add events to the first.
+    const ids = [...mine, ...others].map((operation) => operation.id);
+    await Promise.all([
+      dataSource.query(
+        `UPDATE operations SET status = 'failed', error_code = 'BAD_GATEWAY',
+           error_message = 'reverted', settled_at = now()
+         WHERE id = ANY($1::uuid[])`,
+        [ids],
+      ),
+      ...Array.from({ length: 20 }, () =>
+        operations.insert(scopeOf(dataSource.manager), newOperationEntity(accountId, mint)),
+      ),
+    ]);
+
+    const stored = await events.listAfter(accountId, 0n, 500);
+    expect(stored.map((event) => Number(event.seq))).toEqual(
+      Array.from({ length: 140 }, (_, index) => index + 1),
+    );
+    const failed = stored.filter((event) => event.type === 'operation.failed');
+    expect(new Set(failed.map((event) => event.operationId))).toEqual(
+      new Set(mine.map((operation) => operation.id)),
+    );
+    const failedSeqs = failed.map((event) => Number(event.seq));
+    expect(failedSeqs[failedSeqs.length - 1] - failedSeqs[0]).toBe(failed.length - 1);
+    expect(failed[0].data).toMatchObject({ status: 'failed', error_message: 'reverted' });
+    expect(failed[0].data).not.toHaveProperty('ord');
+
+    const theirs = await events.listAfter(otherId, 0n, 100);
+    expect(theirs.map((event) => [Number(event.seq), event.type])).toEqual([
+      ...others.map((_, index) => [index + 1, 'operation.queued']),
+      ...others.map((_, index) => [others.length + index + 1, 'operation.failed']),
+    ]);
+  });
+
+  it('tells only changes of status: an update that leaves it makes no event', async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    await dataSource.query(`UPDATE operations SET attempts = attempts + 1 WHERE id = $1`, [
+      operation.id,
+    ]);
+    await dataSource.query(`UPDATE operations SET status = 'queued' WHERE id = $1`, [operation.id]);
+    const stored = await events.listAfter(accountId, 0n, 10);
+    expect(stored.map((event) => event.type)).toEqual(['operation.queued']);
+  });
+
   it('records API keys created and revoked', async () => {
     const accountId = await newAccount();
     const keyId = randomUUID();

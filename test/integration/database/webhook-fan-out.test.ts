@@ -139,6 +139,37 @@ describe('webhook fan-out', () => {
     }
   });
 
+  it("makes the deliveries of a many-row statement's events in their order, waking the endpoint once", async () => {
+    const notifications = new PgNotifications({
+      databaseUrl: services.databaseUrl,
+      databaseConnectTimeoutMs: 5_000,
+    } as AppConfig);
+    try {
+      const accountId = await newAccount();
+      const endpoint = await newEndpoint(accountId, ['webhook_endpoint.disabled']);
+      const heard: (string | null)[] = [];
+      await notifications.listen('webhook_deliveries', (payload) => heard.push(payload));
+      // Events inserted by one statement, numbered by the row trigger: one fan-out for all three.
+      await dataSource.query(
+        `INSERT INTO account_events (account_id, type, data)
+         SELECT $1, t, '{}' FROM unnest($2::text[]) AS t`,
+        [accountId, ['webhook_endpoint.disabled', 'api_key.created', 'webhook_endpoint.disabled']],
+      );
+      expect(await pendingOf(endpoint.id)).toEqual([
+        { event_type: 'webhook_endpoint.disabled', seq: 1 },
+        { event_type: 'webhook_endpoint.disabled', seq: 3 },
+      ]);
+      const deadline = Date.now() + 5_000;
+      while (heard.length < 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heard).toEqual([endpoint.id]);
+    } finally {
+      await notifications.onApplicationShutdown();
+    }
+  });
+
   it('leases an endpoint to one pump at a time, until the lease lapses or is released', async () => {
     const endpoint = await newEndpoint(await newAccount(), []);
     expect(await endpoints.takeLease(endpoint.id, 'a', 300)).not.toBeNull();

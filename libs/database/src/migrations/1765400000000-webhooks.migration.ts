@@ -84,31 +84,12 @@ export class Webhooks1765400000000 implements MigrationInterface {
         PRIMARY KEY (delivery_id, attempt)
       )`);
 
-    await runner.query(`
-      CREATE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        -- FOR KEY SHARE: an endpoint being deleted meanwhile is waited for and then skipped,
-        -- rather than failing the foreign key check (and with it the change the event tells of).
-        -- The pumps' updates (lease, failures) take no lock that conflicts with it.
-        INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_seq, event_type)
-          SELECT w.id, NEW.account_id, NEW.id, NEW.seq, NEW.type FROM webhook_endpoints w
-          WHERE w.account_id = NEW.account_id AND w.enabled
-            AND (cardinality(w.event_types) = 0 OR NEW.type = ANY (w.event_types))
-          FOR KEY SHARE OF w;
-        RETURN NULL;
-      END
-      $$`);
+    await runner.query(WEBHOOK_FAN_OUT_BY_ROW);
     await runner.query(`
       CREATE TRIGGER account_events_webhook_fan_out AFTER INSERT ON account_events
         FOR EACH ROW EXECUTE FUNCTION webhook_fan_out()`);
 
-    await runner.query(`
-      CREATE FUNCTION webhook_delivery_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('webhook_deliveries', NEW.endpoint_id::text);
-        RETURN NULL;
-      END
-      $$`);
+    await runner.query(WEBHOOK_DELIVERY_NOTIFY_BY_ROW);
     await runner.query(`
       CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON webhook_deliveries
         FOR EACH ROW EXECUTE FUNCTION webhook_delivery_notify()`);
@@ -123,3 +104,28 @@ export class Webhooks1765400000000 implements MigrationInterface {
     await runner.query(`DROP TABLE webhook_endpoints`);
   }
 }
+
+/** An event's deliveries, one per endpoint taking it, made as the event is (until 1766500000000). */
+export const WEBHOOK_FAN_OUT_BY_ROW = `
+      CREATE OR REPLACE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- FOR KEY SHARE: an endpoint being deleted meanwhile is waited for and then skipped,
+        -- rather than failing the foreign key check (and with it the change the event tells of).
+        -- The pumps' updates (lease, failures) take no lock that conflicts with it.
+        INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_seq, event_type)
+          SELECT w.id, NEW.account_id, NEW.id, NEW.seq, NEW.type FROM webhook_endpoints w
+          WHERE w.account_id = NEW.account_id AND w.enabled
+            AND (cardinality(w.event_types) = 0 OR NEW.type = ANY (w.event_types))
+          FOR KEY SHARE OF w;
+        RETURN NULL;
+      END
+      $$`;
+
+/** A new delivery's wake-up of its endpoint's pump (until 1766500000000). */
+export const WEBHOOK_DELIVERY_NOTIFY_BY_ROW = `
+      CREATE OR REPLACE FUNCTION webhook_delivery_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('webhook_deliveries', NEW.endpoint_id::text);
+        RETURN NULL;
+      END
+      $$`;

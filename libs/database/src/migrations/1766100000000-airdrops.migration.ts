@@ -122,8 +122,8 @@ export class Airdrops1766100000000 implements MigrationInterface {
   }
 }
 
-/** The operation events trigger, with (`airdrops`) or without the rules for batches. */
-function operationStatusEvent(airdrops: boolean): string {
+/** The operation events trigger, with (`airdrops`) or without the rules for batches (a row trigger until 1766500000000). */
+export function operationStatusEvent(airdrops: boolean): string {
   const batchRules = airdrops
     ? `IF NEW.kind IN ${CARRIERS}
           OR (NEW.batch_id IS NOT NULL AND NEW.status NOT IN ('confirmed', 'failed')) THEN

@@ -17,6 +17,7 @@ import { Airdrops1766100000000 } from './1766100000000-airdrops.migration';
 import { BatchUnsettledMembers1766200000000 } from './1766200000000-batch-unsettled-members.migration';
 import { CarrierSigningOneWrite1766300000000 } from './1766300000000-carrier-signing-one-write.migration';
 import { MembersRideTheirCarrier1766400000000 } from './1766400000000-members-ride-their-carrier.migration';
+import { AccountEventsByStatement1766500000000 } from './1766500000000-account-events-by-statement.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   BatchUnsettledMembers1766200000000,
   CarrierSigningOneWrite1766300000000,
   MembersRideTheirCarrier1766400000000,
+  AccountEventsByStatement1766500000000,
 ];

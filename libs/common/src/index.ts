@@ -7,6 +7,7 @@ export * from './app-error';
 export * from './asset-intent';
 export * from './bounded-cache';
 export * from './bounded-text';
+export * from './chunks';
 export * from './clamp';
 export * from './envelope';
 export * from './group-writer';

@@ -107,6 +107,34 @@ describe('airdrop carriers', () => {
       ),
     );
 
+  it('stores a batch of many thousand entries with their carriers, or nothing when one statement fails', async () => {
+    const count = 4_500; // several of insert's statements
+    const { batch, members } = await batchOf(count);
+    const stored = await dataSource.query<{ n: number; first: number; last: number }[]>(
+      `SELECT count(*)::int AS n, min(batch_index) AS first, max(batch_index) AS last
+       FROM operations WHERE batch_id = $1`,
+      [batch.id],
+    );
+    expect(stored).toEqual([{ n: count, first: 0, last: count - 1 }]);
+
+    // Carried by carriers stored in the same transaction; the last statement's entry breaks
+    // the batch's unique index: nothing of it is stored, carriers and earlier statements included.
+    const again = { ...batch, id: randomUUID() };
+    const entries = members.map((member) => ({ ...member, id: randomUUID(), batchId: again.id }));
+    const carrier = carrierOf(again.id, entries.slice(0, 3));
+    for (const entry of entries.slice(0, 3)) entry.carrierId = carrier.id;
+    entries[count - 1].batchIndex = 0;
+    await expect(batches.insertAll(again, entries, [], [carrier])).rejects.toThrow(
+      /operations_batch_members/,
+    );
+    const left = await dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM operations WHERE batch_id = $1 OR id = $2`,
+      [again.id, carrier.id],
+    );
+    expect(left).toEqual([{ n: 0 }]);
+    expect(await batches.findById(again.id)).toBeNull();
+  });
+
   it('gives an entry to one carrier only', async () => {
     const { batch, members } = await batchOf(4);
     const ids = members.map((member) => member.id);

@@ -3,6 +3,8 @@ import type { LineEntry } from '@app/queue';
 
 /** Jobs of a line tried at most per freed slot (those not waiting any more are skipped). */
 const TRIES = 4;
+/** The name of a job handle made to promote it (never stored: the job keeps its own name). */
+const HANDLE_NAME = 'line-handover';
 
 /**
  * Hands a freed in-flight slot to the job first in its account's line: that job sat delayed for
@@ -19,7 +21,9 @@ export async function handOverSlot(
   let entry = first;
   for (let tries = 0; entry && tries < TRIES; tries++) {
     const worker = workerOf(entry.queueName);
-    const job = worker ? await Job.fromId(worker, entry.jobId) : undefined;
+    // A handle by id, not the job read back: promoting needs only the id, and refuses a job
+    // that is not delayed (or is gone). Reading it back was a round trip and a parse a handover.
+    const job = worker ? new Job(worker, HANDLE_NAME, undefined, {}, entry.jobId) : undefined;
     if (job && (await promoted(job))) return true;
     entry = await next();
   }

@@ -1,3 +1,4 @@
+import { chunksOf } from '@app/common';
 import type { SolanaRpc } from './solana-rpc.client';
 
 export type SolanaCommitment = 'processed' | 'confirmed' | 'finalized';
@@ -42,7 +43,7 @@ export class SignatureStatusBatcher {
     this.scheduled = false;
     const signatures = [...batch.keys()];
     await Promise.all(
-      chunks(signatures, MAX_PER_CALL).map(async (chunk) => {
+      chunksOf(signatures, MAX_PER_CALL).map(async (chunk) => {
         try {
           const { value } = await this.rpc.call<{ value: (SignatureStatus | null)[] }>(
             'getSignatureStatuses',
@@ -60,12 +61,6 @@ export class SignatureStatusBatcher {
       }),
     );
   }
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 const RANK: Record<SolanaCommitment, number> = { processed: 0, confirmed: 1, finalized: 2 };

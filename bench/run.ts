@@ -5,6 +5,7 @@
 import { run as airdrop } from './airdrop.bench';
 import { run as evmNft } from './evm-nft.bench';
 import { run as fairness } from './fairness.bench';
+import { run as mintCost } from './mint-cost.bench';
 import { run as scaling } from './scaling.bench';
 import { run as solanaNft } from './solana-nft.bench';
 import { run as solanaRpc } from './solana-rpc.bench';
@@ -14,6 +15,10 @@ const BENCHES: [string, () => Promise<object>][] = [
   ['Solana JSON-RPC server vs litesvm direct', () => solanaRpc()],
   ['EVM NFT mints: service vs raw ethers', () => evmNft()],
   ['Solana NFT mints: service vs raw web3.js', () => solanaNft()],
+  [
+    "A synchronous NFT mint's cost in the service's processes and in Postgres",
+    async () => (await mintCost()).map(({ cpuMsPerMint: _cpu, ...figures }) => figures),
+  ],
   ['Webhook deliveries: service vs raw sender; settlement to delivery', () => webhooks()],
   [
     'Scaling: 1, 2, 3 workers vs raw wallets, realistic chain',

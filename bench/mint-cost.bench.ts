@@ -1,0 +1,202 @@
+/**
+ * What one synchronous NFT mint costs the service, per family: the CPU of its own processes (the
+ * API, the worker, the Postgres backends of its database with the cluster's WAL writer and
+ * checkpointer, Redis), and what Postgres does for it (transactions, rows written, statements
+ * when pg_stat_statements is loaded, WAL bytes). BENCH_IN_FLIGHT (32) mints in flight through
+ * one account, on fresh local chains as the tests run them (automine, no latency), after a
+ * warm-up. The chains and the load generator (this process) are counted apart. Target (issue
+ * 25): at most 5 ms of CPU a mint in the service's processes.
+ *
+ * WAL bytes are the cluster's (`pg_current_wal_lsn`), and Redis and the shared Postgres
+ * processes are the machine's: on a machine where nothing else runs, they are this run's.
+ * Run: npm run bench:mint-cost   (BENCH_MINTS=600 a family, BENCH_IN_FLIGHT=32,
+ *   BENCH_MINT_FAMILIES=evm,solana)
+ */
+import { Client } from 'pg';
+import { newAccountClient, startServiceStack } from '@test/support/service-stack';
+import { IMAGE, intFromEnv, serviceCollection } from './evm-helpers';
+import { LoadClient } from './load-client';
+import { stackCpuWindow } from './stack-cpu';
+import { round, runConcurrently } from './stats';
+
+type Family = 'evm' | 'solana';
+const NETWORK: Record<Family, string> = { evm: 'base', solana: 'solana' };
+const TARGET_MS = 5;
+const WARM_UP_MINTS = 40;
+/** Processes that are the service's; everything else is the chains', the bench's or noise. */
+const SERVICE_KINDS = ['api', 'worker', 'postgres', 'postgres (shared)', 'redis (shared)'];
+
+export interface MintCost {
+  family: Family;
+  mints: number;
+  mintsPerSecond: number;
+  /** CPU milliseconds a mint, by process kind (stack-cpu.ts), and the service's total. */
+  cpuMsPerMint: Record<string, number>;
+  serviceCpuMsPerMint: number;
+  transactionsPerMint: number;
+  rowsWrittenPerMint: number;
+  /** null when pg_stat_statements is not loaded. */
+  statementsPerMint: number | null;
+  walBytesPerMint: number;
+  met: boolean;
+}
+
+export async function run(
+  mints = intFromEnv('BENCH_MINTS', 600),
+  inFlight = intFromEnv('BENCH_IN_FLIGHT', 32),
+): Promise<MintCost[]> {
+  const families = (process.env.BENCH_MINT_FAMILIES ?? 'evm,solana')
+    .split(',')
+    .map((name) => name.trim()) as Family[];
+  for (const family of families) {
+    if (!(family in NETWORK)) throw new Error(`unknown family ${family}`);
+  }
+  const results: MintCost[] = [];
+  for (const family of families) results.push(await measure(family, mints, inFlight));
+  return results;
+}
+
+async function measure(family: Family, mints: number, inFlight: number): Promise<MintCost> {
+  const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
+  const database = new URL(stack.env.DATABASE_URL).pathname.slice(1);
+  const db = new Client({ connectionString: stack.env.DATABASE_URL });
+  await db.connect();
+  try {
+    const { api, key } = await newAccountClient(stack.http);
+    const collection = await serviceCollection(api, NETWORK[family]);
+    const load = new LoadClient(stack.http.baseUrl, { 'api-key': key }, inFlight);
+    const mint = (i: number) => syncMint(load, collection, i);
+    await runConcurrently(WARM_UP_MINTS, inFlight, mint);
+
+    const before = await postgresCounters(db, database);
+    const cpu = stackCpuWindow({
+      api: stack.api.process.pid!,
+      workers: stack.workers.map((worker) => worker.process.pid!),
+      database,
+    });
+    const started = performance.now();
+    await runConcurrently(mints, inFlight, (i) => mint(WARM_UP_MINTS + i));
+    const seconds = (performance.now() - started) / 1000;
+    const usage = cpu.stop();
+    load.close();
+    const after = await postgresCounters(db, database);
+
+    const cpuMsPerMint: Record<string, number> = {};
+    for (const [kind, cpuSeconds] of Object.entries(usage.seconds)) {
+      cpuMsPerMint[kind] = round((cpuSeconds * 1000) / mints, 2);
+    }
+    const serviceCpuMsPerMint = round(
+      SERVICE_KINDS.reduce((sum, kind) => sum + (usage.seconds[kind] ?? 0), 0) * (1000 / mints),
+      2,
+    );
+    const per = (difference: number) => round(difference / mints, 1);
+    return {
+      family,
+      mints,
+      mintsPerSecond: round(mints / seconds),
+      cpuMsPerMint,
+      serviceCpuMsPerMint,
+      transactionsPerMint: per(after.transactions - before.transactions),
+      rowsWrittenPerMint: per(after.rowsWritten - before.rowsWritten),
+      statementsPerMint:
+        after.statements === null || before.statements === null
+          ? null
+          : per(after.statements - before.statements),
+      walBytesPerMint: Math.round(Number(after.walBytes - before.walBytes) / mints),
+      met: serviceCpuMsPerMint <= TARGET_MS,
+    };
+  } finally {
+    await db.end().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+/** One synchronous mint: it must answer confirmed. */
+async function syncMint(load: LoadClient, collection: string, i: number): Promise<void> {
+  const answer = await load.post(`/nfts/${collection}/mint`, {
+    name: `Cost ${i}`,
+    images: [IMAGE],
+  });
+  if (answer.status !== 200 || answer.body.data?.status !== 'confirmed') {
+    throw new Error(`mint ${i}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+  }
+}
+
+interface PostgresCounters {
+  transactions: number;
+  rowsWritten: number;
+  statements: number | null;
+  walBytes: bigint;
+}
+
+/**
+ * The database's committed transactions and rows written (pg_stat_database), its statements
+ * (pg_stat_statements, when loaded), and the cluster's WAL position. Statistics reach the views
+ * within a second of a backend going idle (PGSTAT_MIN_INTERVAL): they are read after that.
+ */
+async function postgresCounters(db: Client, database: string): Promise<PostgresCounters> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const [stats] = (
+    await db.query<{ transactions: string; rows: string; wal: string }>(
+      `SELECT xact_commit AS transactions, tup_inserted + tup_updated + tup_deleted AS rows,
+              pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal
+       FROM pg_stat_database WHERE datname = $1`,
+      [database],
+    )
+  ).rows;
+  return {
+    transactions: Number(stats.transactions),
+    rowsWritten: Number(stats.rows),
+    statements: await statementCount(db, database),
+    walBytes: BigInt(stats.wal.split('.')[0]),
+  };
+}
+
+/**
+ * Statements run in the database so far: pg_stat_statements, created in this run's database
+ * (a superuser's bench on its own throwaway database) when the cluster preloads it.
+ */
+async function statementCount(db: Client, database: string): Promise<number | null> {
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await db.query<{ calls: string | null }>(
+      `SELECT sum(calls)::text AS calls FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
+      [database],
+    );
+    return Number(rows[0].calls ?? 0);
+  } catch {
+    return null; // not loaded, or not created in this database
+  }
+}
+
+if (require.main === module) {
+  run().then(
+    (results) => {
+      console.log('Cost of a synchronous NFT mint (fresh quick local chains):');
+      console.table(
+        results.map(({ cpuMsPerMint: _cpu, ...figures }) => ({
+          ...figures,
+          statementsPerMint: figures.statementsPerMint ?? 'n/a',
+        })),
+      );
+      for (const result of results) {
+        const byKind = Object.entries(result.cpuMsPerMint)
+          .sort((a, b) => b[1] - a[1])
+          .map(([kind, ms]) => `${kind} ${ms}`)
+          .join(', ');
+        console.log(`${result.family}: CPU ms a mint: ${byKind}`);
+        console.log(
+          `${result.family}: service ${result.serviceCpuMsPerMint} ms a mint ` +
+            `(target <= ${TARGET_MS}) ${result.met ? 'met' : 'NOT MET'}`,
+        );
+      }
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -27,9 +27,7 @@ export function overCapDelayMs(
   baseMs: number,
   random: () => number = Math.random,
 ): number {
-  const rounds = Math.max(1, Math.ceil(pending / cap));
-  const delay = Math.min(baseMs * rounds, MAX_OVER_CAP_DELAY_MS);
-  return Math.round(delay * (0.75 + random() * 0.5));
+  return roundsDelayMs(pending, cap, baseMs, MAX_OVER_CAP_DELAY_MS, random);
 }
 
 export const MAX_OVER_CAP_DELAY_MS = 30_000;
@@ -49,8 +47,19 @@ export function linedDelayMs(
   baseMs: number,
   random: () => number = Math.random,
 ): number {
+  return roundsDelayMs(pending, cap, baseMs * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS, random);
+}
+
+/** `perRoundMs` for each round of `cap` the pending jobs make, at most `maxMs`, ±25% jitter. */
+function roundsDelayMs(
+  pending: number,
+  cap: number,
+  perRoundMs: number,
+  maxMs: number,
+  random: () => number,
+): number {
   const rounds = Math.max(1, Math.ceil(pending / cap));
-  const delay = Math.min(baseMs * rounds * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS);
+  const delay = Math.min(perRoundMs * rounds, maxMs);
   return Math.round(delay * (0.75 + random() * 0.5));
 }
 

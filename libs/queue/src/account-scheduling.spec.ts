@@ -1,11 +1,9 @@
 import {
-  LOWEST_PRIORITY,
-  MAX_OVER_CAP_DELAY_MS,
-  fairSharePriority,
-  overCapDelayMs,
   LINED_DELAY_FACTOR,
+  LOWEST_PRIORITY,
   MAX_LINED_DELAY_MS,
   QUEUED_ROUNDS,
+  fairSharePriority,
   joinsLine,
   linedDelayMs,
 } from './account-scheduling';
@@ -41,33 +39,21 @@ describe('fairSharePriority', () => {
   });
 });
 
-describe('overCapDelayMs', () => {
-  const middle = () => 0.5;
-
-  it('grows with the rounds the backlog needs through the cap', () => {
-    expect(overCapDelayMs(10, 64, 500, middle)).toBe(500);
-    expect(overCapDelayMs(640, 64, 500, middle)).toBe(5_000);
-  });
-
-  it('is capped', () => {
-    expect(overCapDelayMs(10 ** 6, 1, 500, middle)).toBe(MAX_OVER_CAP_DELAY_MS);
-  });
-
-  it('is jittered by a quarter either way', () => {
-    expect(overCapDelayMs(10, 64, 1_000, () => 0)).toBe(750);
-    expect(overCapDelayMs(10, 64, 1_000, () => 0.999999)).toBe(1_250);
-  });
-});
-
 describe('linedDelayMs', () => {
   const middle = () => 0.5;
 
-  it('waits LINED_DELAY_FACTOR times the over-cap delay: the line brings it back first', () => {
-    expect(linedDelayMs(40, 4, 500, middle)).toBe(LINED_DELAY_FACTOR * 5_000);
+  it('grows with the rounds the backlog needs through the cap', () => {
+    expect(linedDelayMs(10, 64, 500, middle)).toBe(500 * LINED_DELAY_FACTOR);
+    expect(linedDelayMs(640, 64, 500, middle)).toBe(5_000 * LINED_DELAY_FACTOR);
   });
 
-  it('waits at most MAX_LINED_DELAY_MS, however long the line', () => {
-    expect(linedDelayMs(10 ** 6, 4, 500, middle)).toBe(MAX_LINED_DELAY_MS);
+  it('is capped', () => {
+    expect(linedDelayMs(10 ** 6, 1, 500, middle)).toBe(MAX_LINED_DELAY_MS);
+  });
+
+  it('is jittered by a quarter either way', () => {
+    expect(linedDelayMs(10, 64, 1_000, () => 0)).toBe(750 * LINED_DELAY_FACTOR);
+    expect(linedDelayMs(10, 64, 1_000, () => 0.999999)).toBe(1_250 * LINED_DELAY_FACTOR);
   });
 });
 

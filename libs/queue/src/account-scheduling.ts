@@ -17,26 +17,12 @@ export function fairSharePriority(pending: number, weight: number): number {
 }
 
 /**
- * How long a job of an account at its in-flight cap waits before it is looked at again: about
- * the time the account's backlog ahead of it needs to drain through its `cap` slots, so that a
- * large backlog is not fetched and put back over and over. Jittered so put-back jobs spread.
- */
-export function overCapDelayMs(
-  pending: number,
-  cap: number,
-  baseMs: number,
-  random: () => number = Math.random,
-): number {
-  return roundsDelayMs(pending, cap, baseMs, MAX_OVER_CAP_DELAY_MS, random);
-}
-
-export const MAX_OVER_CAP_DELAY_MS = 30_000;
-
-/**
- * A job in its account's line for a slot comes back when a freed slot hands it over; its delay
- * is only the fallback should that hand-over be lost (its worker killed in between): this many
- * times the over-cap delay, so that the line drains first rather than delayed jobs coming round
- * again while it does, and at most MAX_LINED_DELAY_MS.
+ * A job refused a slot waits in its account's line, and a freed slot hands it over; its delay
+ * is only the fallback should that hand-over be lost (its worker killed in between): about the
+ * time the account's backlog ahead of it needs to drain through its `cap` slots (`baseMs` a
+ * round), times LINED_DELAY_FACTOR so that the line drains first rather than delayed jobs
+ * coming round again while it does, at most MAX_LINED_DELAY_MS, jittered a quarter either way
+ * so that they spread.
  */
 export const LINED_DELAY_FACTOR = 4;
 export const MAX_LINED_DELAY_MS = 60_000;
@@ -47,19 +33,8 @@ export function linedDelayMs(
   baseMs: number,
   random: () => number = Math.random,
 ): number {
-  return roundsDelayMs(pending, cap, baseMs * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS, random);
-}
-
-/** `perRoundMs` for each round of `cap` the pending jobs make, at most `maxMs`, ±25% jitter. */
-function roundsDelayMs(
-  pending: number,
-  cap: number,
-  perRoundMs: number,
-  maxMs: number,
-  random: () => number,
-): number {
   const rounds = Math.max(1, Math.ceil(pending / cap));
-  const delay = Math.min(perRoundMs * rounds, maxMs);
+  const delay = Math.min(baseMs * rounds * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS);
   return Math.round(delay * (0.75 + random() * 0.5));
 }
 

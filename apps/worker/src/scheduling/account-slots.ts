@@ -43,7 +43,7 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
       this.holdMs(),
       queueName,
     );
-    const decision = decideSlot({ ...attempt, lined: true }, this.config.scheduling);
+    const decision = decideSlot(attempt, this.config.scheduling);
     if (decision.run) this.held.set(slot.operationId, slot);
     return decision;
   }

@@ -1,4 +1,4 @@
-import { LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS, MAX_OVER_CAP_DELAY_MS } from '@app/queue';
+import { LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS } from '@app/queue';
 import { decideSlot, slotOf } from './slot-decision';
 
 const scheduling = { maxInFlight: 4, overCapDelayMs: 500 };
@@ -35,33 +35,19 @@ describe('decideSlot', () => {
     expect(decideSlot({ taken: true, pending: 10_000 }, scheduling, middle)).toEqual({ run: true });
   });
 
-  it('comes back after one round when the backlog fits the cap', () => {
+  it("waits in the line for a freed slot, its fallback delay a few rounds of the account's backlog", () => {
     expect(decideSlot({ taken: false, pending: 3 }, scheduling, middle)).toEqual({
       run: false,
-      delayMs: 500,
+      delayMs: 500 * LINED_DELAY_FACTOR,
     });
-  });
-
-  it('comes back later the more rounds the backlog needs through the cap', () => {
-    expect(decideSlot({ taken: false, pending: 40 }, scheduling, middle)).toEqual({
+    expect(decideSlot({ taken: false, pending: 8 }, scheduling, middle)).toEqual({
       run: false,
-      delayMs: 5_000,
+      delayMs: 2 * 500 * LINED_DELAY_FACTOR,
     });
   });
 
   it('comes back within the longest delay, however long the backlog', () => {
     expect(decideSlot({ taken: false, pending: 10 ** 6 }, scheduling, middle)).toEqual({
-      run: false,
-      delayMs: MAX_OVER_CAP_DELAY_MS,
-    });
-  });
-
-  it('waits longer in the line, whose freed slots bring it back first', () => {
-    expect(decideSlot({ taken: false, pending: 3, lined: true }, scheduling, middle)).toEqual({
-      run: false,
-      delayMs: 500 * LINED_DELAY_FACTOR,
-    });
-    expect(decideSlot({ taken: false, pending: 1_000, lined: true }, scheduling, middle)).toEqual({
       run: false,
       delayMs: MAX_LINED_DELAY_MS,
     });
@@ -70,7 +56,7 @@ describe('decideSlot', () => {
   it('jitters the delay by a quarter either way', () => {
     expect(decideSlot({ taken: false, pending: 3 }, scheduling, () => 0)).toEqual({
       run: false,
-      delayMs: 375,
+      delayMs: 0.75 * 500 * LINED_DELAY_FACTOR,
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { AppConfig, ConcreteNetwork } from '@app/config';
-import { linedDelayMs, overCapDelayMs, type OperationJobData } from '@app/queue';
+import { linedDelayMs, type OperationJobData } from '@app/queue';
 
 /** One of an account's in-flight slots on a network, held by one operation. */
 export interface Slot {
@@ -12,13 +12,12 @@ export interface Slot {
 export type SlotDecision = { run: true } | { run: false; delayMs: number };
 
 /**
- * What trying to take a slot found: whether it was taken, the account's pending count, and
- * whether the job joined the account's line for a slot (which brings it back when one frees).
+ * What trying to take a slot found: whether it was taken, and the account's pending count. A job
+ * refused a slot is in its account's line for one, which brings it back when one frees.
  */
 export interface SlotAttempt {
   taken: boolean;
   pending: number;
-  lined?: boolean;
 }
 
 /** The slot a job's operation runs in, or null for a job of an older release (not counted). */
@@ -28,9 +27,8 @@ export function slotOf(job: OperationJobData): Slot | null {
 }
 
 /**
- * Run when the slot was taken; otherwise come back about when the account's backlog ahead has
- * drained through its slots (see overCapDelayMs; `random` jitters it), or, in the line, when a
- * freed slot hands it over (its delay a fallback: linedDelayMs).
+ * Run when the slot was taken; otherwise wait in the line until a freed slot hands it over, its
+ * delay only the fallback should that hand-over be lost (linedDelayMs; `random` jitters it).
  */
 export function decideSlot(
   attempt: SlotAttempt,
@@ -39,6 +37,5 @@ export function decideSlot(
 ): SlotDecision {
   if (attempt.taken) return { run: true };
   const { maxInFlight, overCapDelayMs: baseMs } = scheduling;
-  const delayOf = attempt.lined ? linedDelayMs : overCapDelayMs;
-  return { run: false, delayMs: delayOf(attempt.pending, maxInFlight, baseMs, random) };
+  return { run: false, delayMs: linedDelayMs(attempt.pending, maxInFlight, baseMs, random) };
 }

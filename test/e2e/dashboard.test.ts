@@ -21,6 +21,8 @@ jest.setTimeout(180_000);
 
 const RESULTS = join(__dirname, '..', '..', 'test-results');
 const PASSWORD = 'correct horse battery staple';
+const FUNDS_MESSAGE =
+  'Insufficient funds: 0xb0 holds 0 ETH on base; this write needs about 0.0002 ETH.';
 
 /**
  * The dashboard as a person uses it, in headless Chromium, against the API started as its own
@@ -253,9 +255,19 @@ describe('dashboard in a real browser', () => {
       ) => {
         const createdAt = new Date(Date.now() - hoursAgo * 3_600_000);
         const settledAt = status === 'queued' ? null : new Date(createdAt.getTime() + latencyMs);
+        const error =
+          status === 'failed'
+            ? { errorCode: 'INSUFFICIENT_FUNDS' as const, errorMessage: FUNDS_MESSAGE }
+            : {};
         return operations.insert(
           scopeOf(dataSource.manager),
-          newOperationEntity(account.id, mint, { status, createdAt, settledAt, network }),
+          newOperationEntity(account.id, mint, {
+            status,
+            createdAt,
+            settledAt,
+            network,
+            ...error,
+          }),
         );
       };
       await Promise.all([
@@ -342,6 +354,18 @@ describe('dashboard in a real browser', () => {
     await page.getByLabel('Status').selectOption('failed');
     await page.locator('#ops-body tr:only-child').waitFor();
     expect(await rows.first().textContent()).toContain('failed');
+    // Its error once: a message that begins with the error's name is not prefixed with it again.
+    await rows
+      .first()
+      .getByRole('button', { name: /Details of the token.mint operation/ })
+      .click();
+    const failedDialog = page.getByRole('dialog');
+    await failedDialog.locator('#op-detail-body p.form-error').waitFor();
+    expect(await failedDialog.locator('#op-detail-body p.form-error').textContent()).toBe(
+      FUNDS_MESSAGE,
+    );
+    await failedDialog.getByRole('button', { name: 'Close' }).click();
+    await failedDialog.waitFor({ state: 'hidden' });
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Kind').selectOption('token.burn');
     await page.locator(`#ops-body tr[data-operation-id="${bumped}"]:only-child`).waitFor();

@@ -11,6 +11,7 @@ import {
   ApiError,
   button,
   el,
+  errorText,
   formatTime,
   pagedTable,
   shorten,
@@ -200,9 +201,7 @@ function failureRow(item) {
     })
   );
   details.addEventListener('click', () => void showOperation(item.operation_id, details));
-  const error = item.error
-    ? `${item.error.error}${item.error.message ? `: ${item.error.message}` : ''}`
-    : '';
+  const error = item.error ? errorText(item.error) : '';
   return el('tr', { 'data-index': String(item.index), 'data-operation-id': item.operation_id }, [
     el('td', { text: `#${item.index}` }),
     el('td', {}, [el('code', { class: 'address', text: item.recipient })]),

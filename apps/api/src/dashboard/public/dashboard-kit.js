@@ -59,6 +59,16 @@ export function isRecord(value) {
   return typeof value === 'object' && value !== null;
 }
 
+/**
+ * An operation's error in one line: its name, then its message, unless the message begins with
+ * the name already ("Insufficient funds: 0x... holds ...") or there is none.
+ * @param {{ error: string, message?: string | null }} error
+ */
+export function errorText({ error, message }) {
+  if (!message) return error;
+  return message.toLowerCase().startsWith(error.toLowerCase()) ? message : `${error}: ${message}`;
+}
+
 /** @param {unknown} error */
 export function messageOf(error) {
   return error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@
 // bumps, re-signings), its error and its events. Values are set as text only.
 /* global document */
 
-import { el, formatTime, shorten } from './dashboard-kit.js';
+import { el, errorText, formatTime, shorten } from './dashboard-kit.js';
 import { explorerLink } from './explorer.js';
 
 /**
@@ -87,7 +87,7 @@ export function operationDetail(detail) {
     ),
   ]);
   const problem = operation.error
-    ? el('p', { class: 'form-error', text: `${operation.error.error}: ${operation.error.message}` })
+    ? el('p', { class: 'form-error', text: errorText(operation.error) })
     : operation.retries
       ? el('p', {
           class: 'muted',

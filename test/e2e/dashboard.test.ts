@@ -259,11 +259,16 @@ describe('dashboard in a real browser', () => {
           status === 'failed'
             ? { errorCode: 'INSUFFICIENT_FUNDS' as const, errorMessage: FUNDS_MESSAGE }
             : {};
+        // Pending ones touched in the future: the live worker's reconciler re-enqueues an
+        // unsettled operation untouched since its cutoff (all of them at once when the shared
+        // Redis lost its jobs, as another suite's flush does), and would run these and fail them.
+        const updatedAt = status === 'queued' ? new Date(Date.now() + 3_600_000) : createdAt;
         return operations.insert(
           scopeOf(dataSource.manager),
           newOperationEntity(account.id, mint, {
             status,
             createdAt,
+            updatedAt,
             settledAt,
             network,
             ...error,

@@ -59,6 +59,29 @@ describe('webhook fan-out', () => {
       [endpointId],
     );
 
+  /** Runs `body` while listening to the deliveries' wake-ups; `heard` collects them. */
+  async function listeningToWakeUps(body: (heard: (string | null)[]) => Promise<void>) {
+    const notifications = new PgNotifications({
+      databaseUrl: services.databaseUrl,
+      databaseConnectTimeoutMs: 5_000,
+    } as AppConfig);
+    try {
+      const heard: (string | null)[] = [];
+      await notifications.listen('webhook_deliveries', (payload) => heard.push(payload));
+      await body(heard);
+    } finally {
+      await notifications.onApplicationShutdown();
+    }
+  }
+
+  /** Until `heard` holds `count` wake-ups, or 5 s. */
+  async function untilHeard(heard: unknown[], count: number): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (heard.length < count && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   it('makes a delivery per enabled endpoint taking the type, in the event transaction', async () => {
     const accountId = await newAccount();
     const all = await newEndpoint(accountId, []);
@@ -111,16 +134,10 @@ describe('webhook fan-out', () => {
     expect(await pendingOf(doomed.id)).toEqual([]);
   });
 
-  it('notifies the endpoint once its deliveries commit', async () => {
-    const notifications = new PgNotifications({
-      databaseUrl: services.databaseUrl,
-      databaseConnectTimeoutMs: 5_000,
-    } as AppConfig);
-    try {
+  it('notifies the endpoint once its deliveries commit', () =>
+    listeningToWakeUps(async (heard) => {
       const accountId = await newAccount();
       const endpoint = await newEndpoint(accountId, []);
-      const heard: (string | null)[] = [];
-      await notifications.listen('webhook_deliveries', (payload) => heard.push(payload));
       await dataSource.transaction(async (manager) => {
         await events.append(accountId, 'webhook_endpoint.disabled', {}, scopeOf(manager));
         await events.append(accountId, 'webhook_endpoint.disabled', {}, scopeOf(manager));
@@ -128,27 +145,15 @@ describe('webhook fan-out', () => {
         expect(heard).toEqual([]);
       });
       await deliveries.insertPing(endpoint, { id: 'p' }, randomUUID());
-      const deadline = Date.now() + 5_000;
-      while (heard.length < 2 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilHeard(heard, 2);
       // One notification per transaction and endpoint.
       expect(heard).toEqual([endpoint.id, endpoint.id]);
-    } finally {
-      await notifications.onApplicationShutdown();
-    }
-  });
+    }));
 
-  it("makes the deliveries of a many-row statement's events in their order, waking the endpoint once", async () => {
-    const notifications = new PgNotifications({
-      databaseUrl: services.databaseUrl,
-      databaseConnectTimeoutMs: 5_000,
-    } as AppConfig);
-    try {
+  it("makes the deliveries of a many-row statement's events in their order, waking the endpoint once", () =>
+    listeningToWakeUps(async (heard) => {
       const accountId = await newAccount();
       const endpoint = await newEndpoint(accountId, ['webhook_endpoint.disabled']);
-      const heard: (string | null)[] = [];
-      await notifications.listen('webhook_deliveries', (payload) => heard.push(payload));
       // Events inserted by one statement, numbered by the row trigger: one fan-out for all three.
       await dataSource.query(
         `INSERT INTO account_events (account_id, type, data)
@@ -159,16 +164,10 @@ describe('webhook fan-out', () => {
         { event_type: 'webhook_endpoint.disabled', seq: 1 },
         { event_type: 'webhook_endpoint.disabled', seq: 3 },
       ]);
-      const deadline = Date.now() + 5_000;
-      while (heard.length < 1 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilHeard(heard, 1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(heard).toEqual([endpoint.id]);
-    } finally {
-      await notifications.onApplicationShutdown();
-    }
-  });
+    }));
 
   it('leases an endpoint to one pump at a time, until the lease lapses or is released', async () => {
     const endpoint = await newEndpoint(await newAccount(), []);

@@ -52,9 +52,10 @@ export function resolveAccountKeys(
     ...loadedAddresses.writable.map(() => true),
     ...loadedAddresses.readonly.map(() => false),
   );
+  const loaded = [...loadedAddresses.writable, ...loadedAddresses.readonly];
   return {
     accountKeys,
-    keyBytes: accountKeys.map((key) => bs58.decode(key)),
+    keyBytes: [...tx.staticAccountBytes, ...loaded.map((key) => bs58.decode(key))],
     writable,
     loadedAddresses,
   };

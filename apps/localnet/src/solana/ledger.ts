@@ -22,7 +22,7 @@ import type {
 import { EMPTY_DETAILS } from './ledger.types';
 import { SignatureStore } from './signature-store';
 import { toAccountState, toDetails } from './litesvm.mapper';
-import { readTokenBalances } from './token-balances';
+import { readBalances } from './token-balances';
 import {
   BLOCKHASH_NOT_FOUND,
   mapTransactionError,
@@ -360,14 +360,16 @@ export class Ledger {
         ? { status: 'rejected', simulation: failedSimulation(error, tx) }
         : { status: 'dropped', signature: tx.signature };
     }
-    const preBalances = keys.keyBytes.map((key) => this.svm.getBalance(key) ?? 0n);
-    const preTokenBalances = readTokenBalances(tx, keys, (key) => this.svm.getAccount(key));
+    const readAccounts = () => readBalances(tx, keys, this.svm);
+    const before = readAccounts();
+    const preBalances = before.lamports;
     const undo = opts.preflight ? this.captureFeeAccounts(tx, keys) : undefined;
     const result =
       tx.version === 'legacy'
         ? this.svm.sendLegacyTransaction(tx.bytes)
         : this.svm.sendVersionedTransaction(tx.bytes);
-    const postBalances = keys.keyBytes.map((key) => this.svm.getBalance(key) ?? 0n);
+    const after = readAccounts();
+    const postBalances = after.lamports;
 
     if (result instanceof FailedTransactionMetadata) {
       const error = mapTransactionError(result);
@@ -403,8 +405,8 @@ export class Ledger {
       fee: computeFee(tx),
       preBalances,
       postBalances,
-      preTokenBalances,
-      postTokenBalances: readTokenBalances(tx, keys, (key) => this.svm.getAccount(key)),
+      preTokenBalances: before.tokens,
+      postTokenBalances: after.tokens,
       details: () => (details ??= toDetails(meta)),
     };
     this.transactions++;

@@ -1,4 +1,4 @@
-import type { Account } from 'litesvm/dist/internal';
+import type { LiteSvm } from 'litesvm/dist/internal';
 import bs58 from 'bs58';
 import type { ResolvedKeys } from './account-keys';
 import type { TokenBalance } from './ledger.types';
@@ -11,30 +11,45 @@ import {
 } from './token.layout';
 import type { WireTransaction } from './wire-transaction.decoder';
 
-/** Balances of the SPL Token / Token-2022 accounts among a transaction's keys, as in `meta`. */
-export function readTokenBalances(
+/** What `meta` shows of a transaction's accounts at one moment: lamports and token balances. */
+export interface AccountBalances {
+  lamports: bigint[];
+  tokens: TokenBalance[];
+}
+
+/**
+ * The lamports of every account of a transaction and the balances of its SPL Token / Token-2022
+ * accounts. An account is copied out of litesvm (`getAccount`, about ten times the cost of
+ * `getBalance`) only where it may be a token account: not a program the transaction calls, and
+ * holding lamports (most keys of a token airdrop's transaction are recipients with no account).
+ */
+export function readBalances(
   tx: WireTransaction,
   keys: ResolvedKeys,
-  getAccount: (address: Uint8Array) => Account | null,
-): TokenBalance[] {
+  svm: Pick<LiteSvm, 'getAccount' | 'getBalance'>,
+): AccountBalances {
   const programIndexes = new Set(tx.instructions.map((ix) => ix.programIdIndex));
-  const balances: TokenBalance[] = [];
+  const lamports: bigint[] = [];
+  const tokens: TokenBalance[] = [];
   const decimalsByMint = new Map<string, number | undefined>();
   keys.keyBytes.forEach((key, accountIndex) => {
-    if (programIndexes.has(accountIndex)) return;
-    const account = getAccount(key);
-    if (!account || account.lamports() === 0n) return;
+    const held = svm.getBalance(key) ?? 0n;
+    lamports.push(held);
+    if (held === 0n || programIndexes.has(accountIndex)) return;
+    const account = svm.getAccount(key);
+    if (!account) return;
     const programId = tokenProgramOf(account.owner());
     if (!programId) return;
-    const token = readTokenAccount(account.data());
+    const data = account.data();
+    const token = readTokenAccount(data);
     if (!token) return;
     if (!decimalsByMint.has(token.mint)) {
-      const mint = getAccount(bs58.decode(token.mint));
+      const mint = svm.getAccount(data.subarray(0, 32));
       decimalsByMint.set(token.mint, mint ? readMintDecimals(mint.data()) : undefined);
     }
     const decimals = decimalsByMint.get(token.mint);
     if (decimals === undefined) return;
-    balances.push({
+    tokens.push({
       accountIndex,
       mint: token.mint,
       owner: token.owner,
@@ -42,7 +57,7 @@ export function readTokenBalances(
       uiTokenAmount: uiTokenAmount(token.amount, decimals),
     });
   });
-  return balances;
+  return { lamports, tokens };
 }
 
 const TOKEN_PROGRAM_BYTES = Buffer.from(bs58.decode(TOKEN_PROGRAM));

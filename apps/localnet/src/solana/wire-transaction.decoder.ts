@@ -1,13 +1,3 @@
-import {
-  addDecoderSizePrefix,
-  fixDecoderSize,
-  getArrayDecoder,
-  getBytesDecoder,
-  getShortU16Decoder,
-  getStructDecoder,
-  getU8Decoder,
-  type ReadonlyUint8Array,
-} from '@solana/kit';
 import bs58 from 'bs58';
 import { RpcError, RpcErrorCode } from './rpc.errors';
 
@@ -36,7 +26,7 @@ export interface AddressTableLookup {
   readonlyIndexes: number[];
 }
 
-/** A signed transaction as received on the wire, decoded with @solana/kit. */
+/** A signed transaction as received on the wire. */
 export interface WireTransaction {
   bytes: Uint8Array;
   signature: string;
@@ -44,63 +34,83 @@ export interface WireTransaction {
   version: 'legacy' | 0;
   header: MessageHeader;
   staticAccounts: string[];
+  /** The same addresses as bytes, as the runtime reads accounts (views into `bytes`). */
+  staticAccountBytes: Uint8Array[];
   recentBlockhash: string;
   instructions: WireInstruction[];
   addressTableLookups: AddressTableLookup[];
 }
 
 /*
- * The wire format decoded with @solana/kit's codecs. Not kit's getTransactionDecoder and
- * getCompiledTransactionMessageDecoder themselves: they turn every address into base58 through
- * BigInt arithmetic (about 100 µs per transfer, more than litesvm's execution); here addresses
- * stay bytes until `addressText`, which uses bs58 and caches.
+ * The wire format read by hand: compact-u16 lengths, fixed-size addresses and signatures, byte
+ * arrays. @solana/kit's generic codecs did the same at 0.18 ms a 25-account transaction (0.8 s
+ * of the local validator's 7 s in `bench:airdrop`'s Solana run, profiled 2026-11-27), and kit's
+ * own transaction decoders also turn every address into base58 through BigInt arithmetic. Here
+ * addresses stay bytes until `addressText`, which uses bs58 and caches.
  */
-const shortU16 = getShortU16Decoder();
-const rawAddress = fixDecoderSize(getBytesDecoder(), 32);
 const NO_SIGNATURE = bs58.encode(new Uint8Array(64));
-const signaturesDecoder = getArrayDecoder(fixDecoderSize(getBytesDecoder(), 64), {
-  size: shortU16,
-});
-const messageBodyDecoder = getStructDecoder([
-  [
-    'header',
-    getStructDecoder([
-      ['numRequiredSignatures', getU8Decoder()],
-      ['numReadonlySignedAccounts', getU8Decoder()],
-      ['numReadonlyUnsignedAccounts', getU8Decoder()],
-    ]),
-  ],
-  ['staticAccounts', getArrayDecoder(rawAddress, { size: shortU16 })],
-  ['recentBlockhash', rawAddress],
-  [
-    'instructions',
-    getArrayDecoder(
-      getStructDecoder([
-        ['programIdIndex', getU8Decoder()],
-        ['accounts', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
-        ['data', addDecoderSizePrefix(getBytesDecoder(), shortU16)],
-      ]),
-      { size: shortU16 },
-    ),
-  ],
-]);
-const lookupsDecoder = getArrayDecoder(
-  getStructDecoder([
-    ['accountKey', rawAddress],
-    ['writableIndexes', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
-    ['readonlyIndexes', getArrayDecoder(getU8Decoder(), { size: shortU16 })],
-  ]),
-  { size: shortU16 },
-);
+
+class WireReader {
+  offset: number;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset = 0,
+  ) {
+    this.offset = offset;
+  }
+
+  get done(): boolean {
+    return this.offset === this.bytes.length;
+  }
+
+  u8(): number {
+    if (this.offset >= this.bytes.length) throw new Error('unexpected end of input');
+    return this.bytes[this.offset++];
+  }
+
+  /** Solana's compact-u16: 7 bits a byte, low first, at most three bytes. */
+  shortU16(): number {
+    let value = 0;
+    for (let shift = 0; shift < 21; shift += 7) {
+      const byte = this.u8();
+      value |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) {
+        if (value > 0xffff) throw new Error('compact-u16 out of range');
+        return value;
+      }
+    }
+    throw new Error('compact-u16 longer than three bytes');
+  }
+
+  take(length: number): Uint8Array {
+    const end = this.offset + length;
+    if (end > this.bytes.length) throw new Error('unexpected end of input');
+    const slice = this.bytes.subarray(this.offset, end);
+    this.offset = end;
+    return slice;
+  }
+
+  list<T>(item: () => T): T[] {
+    const count = this.shortU16();
+    const items: T[] = [];
+    for (let i = 0; i < count; i++) items.push(item());
+    return items;
+  }
+
+  indexes(): number[] {
+    return Array.from(this.take(this.shortU16()));
+  }
+}
 
 const ADDRESS_CACHE_SIZE = 50_000;
 const addressCache = new Map<string, string>();
 
-function addressText(bytes: ReadonlyUint8Array): string {
+function addressText(bytes: Uint8Array): string {
   const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   let text = addressCache.get(key);
   if (text === undefined) {
-    text = bs58.encode(bytes as Uint8Array);
+    text = bs58.encode(bytes);
     if (addressCache.size >= ADDRESS_CACHE_SIZE) addressCache.clear();
     addressCache.set(key, text);
   }
@@ -128,7 +138,7 @@ export function decodeWireTransaction(encoded: string, encoding: WireEncoding): 
 }
 
 export function decodeMessageBytes(
-  bytes: ReadonlyUint8Array,
+  bytes: Uint8Array,
 ): Omit<WireTransaction, 'bytes' | 'signature' | 'signatures'> {
   const versioned = (bytes[0] & 0x80) !== 0;
   const version = versioned ? bytes[0] & 0x7f : 'legacy';
@@ -138,33 +148,45 @@ export function decodeMessageBytes(
       `Transaction version (${version}) is not supported`,
     );
   }
-  const [body, offset] = messageBodyDecoder.read(bytes, versioned ? 1 : 0);
-  const lookups = version === 0 ? lookupsDecoder.read(bytes, offset) : undefined;
-  if ((lookups ? lookups[1] : offset) !== bytes.length)
-    throw new Error('trailing bytes after the message');
+  const reader = new WireReader(bytes, versioned ? 1 : 0);
+  const header: MessageHeader = {
+    numRequiredSignatures: reader.u8(),
+    numReadonlySignedAccounts: reader.u8(),
+    numReadonlyUnsignedAccounts: reader.u8(),
+  };
+  const staticAccountBytes = reader.list(() => reader.take(32));
+  const recentBlockhash = addressText(reader.take(32));
+  const instructions = reader.list((): WireInstruction => ({
+    programIdIndex: reader.u8(),
+    accounts: reader.indexes(),
+    data: reader.take(reader.shortU16()),
+  }));
+  const addressTableLookups =
+    version === 0
+      ? reader.list((): AddressTableLookup => ({
+          accountKey: addressText(reader.take(32)),
+          writableIndexes: reader.indexes(),
+          readonlyIndexes: reader.indexes(),
+        }))
+      : [];
+  if (!reader.done) throw new Error('trailing bytes after the message');
   return {
     version,
-    header: body.header,
-    staticAccounts: body.staticAccounts.map(addressText),
-    recentBlockhash: addressText(body.recentBlockhash),
-    instructions: body.instructions.map((ix) => ({
-      programIdIndex: ix.programIdIndex,
-      accounts: ix.accounts,
-      data: ix.data as Uint8Array,
-    })),
-    addressTableLookups: (lookups?.[0] ?? []).map((lookup) => ({
-      accountKey: addressText(lookup.accountKey),
-      writableIndexes: lookup.writableIndexes,
-      readonlyIndexes: lookup.readonlyIndexes,
-    })),
+    header,
+    staticAccounts: staticAccountBytes.map(addressText),
+    staticAccountBytes,
+    recentBlockhash,
+    instructions,
+    addressTableLookups,
   };
 }
 
 export function decodeBytes(bytes: Uint8Array): WireTransaction {
-  const [rawSignatures, messageOffset] = signaturesDecoder.read(bytes, 0);
-  const message = decodeMessageBytes(bytes.subarray(messageOffset));
+  const reader = new WireReader(bytes);
+  const rawSignatures = reader.list(() => reader.take(64));
+  const message = decodeMessageBytes(bytes.subarray(reader.offset));
   const signatures = rawSignatures.map((sig) =>
-    sig.some((b) => b !== 0) ? bs58.encode(sig as Uint8Array) : NO_SIGNATURE,
+    sig.some((b) => b !== 0) ? bs58.encode(sig) : NO_SIGNATURE,
   );
   if (signatures.length !== message.header.numRequiredSignatures || signatures.length === 0) {
     throw new RpcError(

@@ -13,10 +13,20 @@ import type { ConcreteNetwork } from '@app/config';
  *   brings the first back at once, and its delay is only a fallback (a lost hand-over).
  */
 export class AccountBacklog {
+  private readonly redis: Redis & BacklogCommands;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    // Defined commands run by EVALSHA (ioredis sends the source once, on NOSCRIPT): a script's
+    // text is not sent and hashed again at each of the three calls a job makes.
+    redis.defineCommand('backlogRegister', { numberOfKeys: 3, lua: REGISTER });
+    redis.defineCommand('backlogTakeSlot', { numberOfKeys: 3, lua: TAKE_SLOT });
+    redis.defineCommand('backlogReleaseSlot', { numberOfKeys: 3, lua: RELEASE_SLOT });
+    redis.defineCommand('backlogForgetIfIdle', { numberOfKeys: 3, lua: FORGET_IF_IDLE });
+    this.redis = redis as Redis & BacklogCommands;
+  }
 
   /**
    * Counts the operation as pending (once, however often it is enqueued): the pending count, and
@@ -27,16 +37,14 @@ export class AccountBacklog {
     accountId: string,
     operationId: string,
   ): Promise<{ pending: number; inFlight: number }> {
-    const [pending, inFlight] = (await this.redis.eval(
-      REGISTER,
-      3,
+    const [pending, inFlight] = await this.redis.backlogRegister(
       this.accountsKey(network),
       this.pendingKey(network, accountId),
       this.inFlightKey(network, accountId),
       accountId,
       operationId,
       Date.now(),
-    )) as [number, number];
+    );
     return { pending, inFlight };
   }
 
@@ -60,9 +68,7 @@ export class AccountBacklog {
     queueName = '',
   ): Promise<{ taken: boolean; pending: number; ahead: number }> {
     const now = Date.now();
-    const [taken, pending, ahead] = (await this.redis.eval(
-      TAKE_SLOT,
-      3,
+    const [taken, pending, ahead] = await this.redis.backlogTakeSlot(
       this.inFlightKey(network, accountId),
       this.pendingKey(network, accountId),
       this.lineKey(network, accountId),
@@ -71,7 +77,7 @@ export class AccountBacklog {
       now + holdMs,
       cap,
       queueName ? lineEntry({ queueName, jobId: operationId }) : '',
-    )) as [number, number, number];
+    );
     return { taken: taken === 1, pending, ahead };
   }
 
@@ -86,15 +92,13 @@ export class AccountBacklog {
     operationId: string,
     completed: boolean,
   ): Promise<LineEntry | null> {
-    const next = (await this.redis.eval(
-      RELEASE_SLOT,
-      3,
+    const next = await this.redis.backlogReleaseSlot(
       this.inFlightKey(network, accountId),
       this.pendingKey(network, accountId),
       this.lineKey(network, accountId),
       operationId,
       completed ? 1 : 0,
-    )) as string | null;
+    );
     return next ? parseLineEntry(next) : null;
   }
 
@@ -155,9 +159,7 @@ export class AccountBacklog {
       const live = ids.length ? await unsettled(ids) : new Set<string>();
       const done = ids.filter((id) => !live.has(id));
       if (done.length) pruned += await this.redis.srem(pendingKey, ...done);
-      await this.redis.eval(
-        FORGET_IF_IDLE,
-        3,
+      await this.redis.backlogForgetIfIdle(
         this.accountsKey(network),
         pendingKey,
         this.lineKey(network, accountId),
@@ -200,6 +202,13 @@ function parseLineEntry(entry: string): LineEntry {
 }
 
 const PRUNE_SAMPLE = 500;
+
+type BacklogCommands = {
+  backlogRegister(...keysThenArgs: (string | number)[]): Promise<[number, number]>;
+  backlogTakeSlot(...keysThenArgs: (string | number)[]): Promise<[number, number, number]>;
+  backlogReleaseSlot(...keysThenArgs: (string | number)[]): Promise<string | null>;
+  backlogForgetIfIdle(...keysThenArgs: string[]): Promise<number>;
+};
 
 /**
  * KEYS: accounts, pending, in-flight. ARGV: account id, operation id, now. Returns {pending

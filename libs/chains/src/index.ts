@@ -20,6 +20,7 @@ export * from './wallet-funds';
 export * from './solana/solana.adapter';
 export * from './solana/ed25519-signer';
 export * from './solana/legacy-message';
+export * from './solana/carrier-nonce';
 export * from './solana/operation-memo';
 export * from './solana/priority-fee';
 export * from './solana/signature-status.batcher';

@@ -9,6 +9,7 @@ import {
   TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS,
   TOKEN_MINT_COMPUTE_UNITS,
   buildDefinitions,
+  carrierNonce,
   compileLegacyMessage,
   ed25519Signer,
   framedInstructions,
@@ -171,7 +172,7 @@ describe('Solana token.mintBatch on the local chain', () => {
           mints: recipients.map((owner) => ({ recipient: new PublicKey(owner), amount: 1n })),
           decimals: DECIMALS,
         }).instructions,
-        randomUUID(),
+        carrierNonce(randomUUID()),
         { units: MAX_COMPUTE_UNITS, microLamports: 1 },
       ),
     );
@@ -209,7 +210,10 @@ describe('Solana token.mintBatch on the local chain', () => {
       compileLegacyMessage(
         new PublicKey(authority.address),
         blockhash,
-        framedInstructions([], randomUUID(), { units: MAX_COMPUTE_UNITS, microLamports: 1 }),
+        framedInstructions([], carrierNonce(randomUUID()), {
+          units: MAX_COMPUTE_UNITS,
+          microLamports: 1,
+        }),
       ),
     );
     expect(frame).toBeLessThanOrEqual(TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS);

@@ -13,6 +13,7 @@ import type { SolanaAdapter } from './solana.adapter';
 import { groupOf, mintOf } from './solana-reads';
 import { shortVec, unsignedWire } from './ed25519-signer';
 import { compileLegacyMessage, withComputeUnitLimit, type CompiledMessage } from './legacy-message';
+import { carrierNonce } from './carrier-nonce';
 import { operationMemo } from './operation-memo';
 import { priorityFeeFrom, writableAccounts } from './priority-fee';
 import {
@@ -65,8 +66,8 @@ export function needsNewMint(intent: AssetIntent): boolean {
  * mapped to the client's error; simulation then sizes the compute-unit limit and refuses what
  * would fail, so a program error is known before anything is sent.
  *
- * The transaction ends with a memo naming the operation (so no two operations share a
- * signature), and pays the compute-unit price the network's recent fees call for, read at each
+ * The transaction ends with what makes it the operation's own (so no two operations share a
+ * signature: `ownInstruction`), and pays the compute-unit price the network's recent fees call for, read at each
  * signing: a re-signing after an expired blockhash is priced anew.
  */
 export async function planSolanaTransaction(
@@ -101,11 +102,11 @@ export async function planSolanaTransaction(
   const fixed =
     settings.computeUnitLimit ??
     (computeUnits === undefined ? undefined : sizedLimit(computeUnits, settings));
-  // The memo is part of what simulation measures, so the sized limit covers it.
+  // Its own instruction is part of what simulation measures, so the sized limit covers it.
   const message = compileLegacyMessage(
     payer,
     blockhash.blockhash,
-    framedInstructions(instructions, operationId, {
+    framedInstructions(instructions, ownInstruction(intent.kind, operationId), {
       units: fixed ?? MAX_COMPUTE_UNITS,
       microLamports,
     }),
@@ -147,12 +148,21 @@ function sizedLimit(unitsConsumed: number, settings: SolanaSendSettings): number
 }
 
 /**
+ * What makes an operation's transaction its own: the memo naming it, which explorers show; for an
+ * airdrop's carrier, whose every byte is a recipient's, a nonce in its compute budget instead.
+ */
+export function ownInstruction(kind: AssetIntent['kind'], operationId: string) {
+  return kind === 'token.mintBatch' ? carrierNonce(operationId) : operationMemo(operationId);
+}
+
+/**
  * An operation's instructions as its transaction carries them: the compute-unit limit first (so
- * `withComputeUnitLimit` can set it in place), the price when there is one, the memo last.
+ * `withComputeUnitLimit` can set it in place), the price when there is one, its own instruction
+ * (`ownInstruction`) last.
  */
 export function framedInstructions(
   instructions: TransactionInstruction[],
-  operationId: string,
+  own: TransactionInstruction,
   budget: { units: number; microLamports: number },
 ): TransactionInstruction[] {
   const { units, microLamports } = budget;
@@ -160,7 +170,7 @@ export function framedInstructions(
     ComputeBudgetProgram.setComputeUnitLimit({ units }),
     ...(microLamports > 0 ? [ComputeBudgetProgram.setComputeUnitPrice({ microLamports })] : []),
     ...instructions,
-    operationMemo(operationId),
+    own,
   ];
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Keypair, PACKET_DATA_SIZE, Transaction } from '@solana/web3.js';
+import { ComputeBudgetProgram, Keypair, PACKET_DATA_SIZE, Transaction } from '@solana/web3.js';
 import type { AssetIntent } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
+import { carrierNonce } from './carrier-nonce';
 import {
   framedInstructions,
   planSolanaTransaction,
@@ -56,8 +57,8 @@ const plan = (intent: AssetIntent) =>
 describe('tokenMintsPerTransaction', () => {
   const n = tokenMintsPerTransaction();
 
-  it('is bound by the packet size: 9 mints of distinct recipients', () => {
-    expect(n).toBe(9);
+  it('is bound by the packet size: 10 mints of distinct recipients', () => {
+    expect(n).toBe(10);
     expect(n * TOKEN_MINT_COMPUTE_UNITS).toBeLessThan(1_400_000);
   });
 
@@ -65,12 +66,12 @@ describe('tokenMintsPerTransaction', () => {
     const fits = await plan(batch(n));
     const length = signedTransactionLength(fits.message);
     expect(length).toBeLessThanOrEqual(PACKET_DATA_SIZE);
-    expect(length).toBe(worstTokenMintBatchLength(n, 36));
-    expect(worstTokenMintBatchLength(n + 1, 36)).toBeGreaterThan(PACKET_DATA_SIZE);
+    expect(length).toBe(worstTokenMintBatchLength(n));
+    expect(worstTokenMintBatchLength(n + 1)).toBeGreaterThan(PACKET_DATA_SIZE);
     // The planner refuses what no node would take, before simulating it.
     await expect(plan(batch(n + 1))).rejects.toThrow(
       new RangeError(
-        `the token.mintBatch transaction is ${worstTokenMintBatchLength(n + 1, 36)} bytes ` +
+        `the token.mintBatch transaction is ${worstTokenMintBatchLength(n + 1)} bytes ` +
           `signed, over Solana's 1232-byte limit`,
       ),
     );
@@ -86,20 +87,18 @@ describe('tokenMintsPerTransaction', () => {
             mints: owners(count).map((recipient) => ({ recipient, amount: 1n })),
             decimals: 9,
           }).instructions,
-          randomUUID(),
+          carrierNonce(randomUUID()),
           { units: 1_400_000, microLamports: 1 },
         ),
       );
       tx.addSignature(payer, Buffer.alloc(64));
       return tx.serialize({ verifySignatures: false });
     };
-    expect(serialized(n).length).toBe(worstTokenMintBatchLength(n, 36));
+    expect(serialized(n).length).toBe(worstTokenMintBatchLength(n));
     expect(() => serialized(n + 1)).toThrow(/Transaction too large/);
   });
 
-  it('shrinks with a longer memo and with a larger compute budget per recipient', () => {
-    expect(tokenMintsPerTransaction({ operationIdBytes: 36 + 90 })).toBe(n - 1);
-    expect(tokenMintsPerTransaction({ operationIdBytes: 2_000 })).toBe(0);
+  it('shrinks with a larger compute budget per recipient', () => {
     expect(tokenMintsPerTransaction({ computeUnitsPerMint: 300_000 })).toBe(4);
   });
 });
@@ -139,6 +138,35 @@ describe('token.mintBatch planning', () => {
     const instructions = (bytes: Buffer) => Transaction.from(signedWire(bytes)).instructions;
     const body = (bytes: Buffer) => instructions(bytes).slice(2, -1);
     expect(body(whole.message.bytes)).toEqual(singles.flatMap((one) => body(one.message.bytes)));
+  });
+
+  it("ends with the carrier's nonce, not a memo: two carriers of the same mints differ by it", async () => {
+    const intent = batch(2);
+    const planOf = (operationId: string) =>
+      planSolanaTransaction(
+        adapter,
+        network,
+        payer.toBase58(),
+        operationId,
+        intent,
+        undefined,
+        settings,
+      );
+    const [first, again, other] = await Promise.all([
+      planOf('carrier-1'),
+      planOf('carrier-1'),
+      planOf('carrier-2'),
+    ]);
+    const last = (bytes: Buffer) => Transaction.from(signedWire(bytes)).instructions.at(-1)!;
+    const nonce = last(first.message.bytes);
+    expect(nonce.programId.equals(ComputeBudgetProgram.programId)).toBe(true);
+    // SetLoadedAccountsDataSizeLimit, between 16 MiB and 32 MiB.
+    expect(nonce.data[0]).toBe(4);
+    expect(nonce.data.readUInt32LE(1)).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    expect(nonce.data.readUInt32LE(1)).toBeLessThan(32 * 1024 * 1024);
+    expect(again.message.bytes).toEqual(first.message.bytes);
+    expect(other.message.bytes).not.toEqual(first.message.bytes);
+    expect(last(other.message.bytes).data).not.toEqual(nonce.data);
   });
 
   it('refuses a batch without recipients or with an amount missing', async () => {

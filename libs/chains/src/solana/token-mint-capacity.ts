@@ -1,5 +1,6 @@
 import { PACKET_DATA_SIZE, PublicKey } from '@solana/web3.js';
 import { compileLegacyMessage } from './legacy-message';
+import { carrierNonce } from './carrier-nonce';
 import { MAX_COMPUTE_UNITS, framedInstructions, signedTransactionLength } from './solana-planner';
 import { U64_MAX, tokenMintBatchInstructions } from './token2022-instructions';
 import {
@@ -7,17 +8,12 @@ import {
   TOKEN_MINT_COMPUTE_UNITS,
 } from './token-mint-compute';
 
-/** A carrier's id is a UUID (newId): its memo is `ais:` and 36 bytes. */
-const OPERATION_ID_BYTES = 36;
-
 export interface TokenMintCapacityOptions {
-  /** UTF-8 length of the carrier's operation id, which the memo carries (default: a UUID's). */
-  operationIdBytes?: number;
   /** Compute units budgeted per recipient (default TOKEN_MINT_COMPUTE_UNITS). */
   computeUnitsPerMint?: number;
 }
 
-const fitBySize = new Map<number, number>();
+let fitBySize: number | undefined;
 
 /**
  * How many recipients' mints one token.mintBatch transaction carries: the most whose legacy
@@ -26,24 +22,19 @@ const fitBySize = new Map<number, number>();
  *
  * The size is the planner's own compilation of the worst case, not arithmetic: distinct
  * recipients (each adds its address and its associated account's, 64 bytes, and two
- * instructions, 26), a compute-unit price (the price instruction present), the memo. Amounts
- * and decimals have a fixed width, so they do not change it. Pure; the answer for an id length
- * is computed once.
+ * instructions, 26), a compute-unit price (the price instruction present), the carrier's nonce
+ * (`carrierNonce`). Amounts and decimals have a fixed width, so they do not change it. Pure; the
+ * size's answer is computed once.
  */
 export function tokenMintsPerTransaction(options: TokenMintCapacityOptions = {}): number {
-  const idBytes = options.operationIdBytes ?? OPERATION_ID_BYTES;
   const perMint = options.computeUnitsPerMint ?? TOKEN_MINT_COMPUTE_UNITS;
-  let bySize = fitBySize.get(idBytes);
-  if (bySize === undefined) {
-    bySize = mintsThatFit(idBytes);
-    fitBySize.set(idBytes, bySize);
-  }
+  const bySize = (fitBySize ??= mintsThatFit());
   const byCompute = Math.floor((MAX_COMPUTE_UNITS - TOKEN_MINT_BATCH_BASE_COMPUTE_UNITS) / perMint);
   return Math.max(0, Math.min(bySize, byCompute));
 }
 
 /** The signed size of the largest token.mintBatch transaction of `recipients` mints. */
-export function worstTokenMintBatchLength(recipients: number, operationIdBytes: number): number {
+export function worstTokenMintBatchLength(recipients: number): number {
   const payer = worstCaseKey(0xf0, 0);
   const mint = worstCaseKey(0xf1, 0);
   const mints = Array.from({ length: recipients }, (_, i) => ({
@@ -55,16 +46,16 @@ export function worstTokenMintBatchLength(recipients: number, operationIdBytes: 
     worstCaseKey(0xf2, 0).toBase58(),
     framedInstructions(
       tokenMintBatchInstructions({ authority: payer, mint, mints, decimals: 9 }).instructions,
-      'x'.repeat(operationIdBytes),
+      carrierNonce('carrier'),
       { units: MAX_COMPUTE_UNITS, microLamports: 1 },
     ),
   );
   return signedTransactionLength(message);
 }
 
-function mintsThatFit(operationIdBytes: number): number {
+function mintsThatFit(): number {
   let n = 0;
-  while (worstTokenMintBatchLength(n + 1, operationIdBytes) <= PACKET_DATA_SIZE) n++;
+  while (worstTokenMintBatchLength(n + 1) <= PACKET_DATA_SIZE) n++;
   return n;
 }
 

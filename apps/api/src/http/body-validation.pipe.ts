@@ -2,6 +2,7 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@ne
 import { plainToInstance } from 'class-transformer';
 import { AppError } from '@app/common';
 import { fieldProblems } from './body-fields';
+import { entriesInBulk } from './bulk-entries';
 
 /**
  * The global validation pipe: DTO classes transform and validate, unknown fields are refused
@@ -29,6 +30,18 @@ export class BodyValidationPipe extends ValidationPipe {
     if (this.toValidate(metadata) && typeof value === 'object' && value !== null) {
       const problems = fieldProblems(value, metadata.metatype!);
       if (problems.length > 0) throw AppError.badRequest(problems.join('; ') + '.');
+    }
+    if (metadata.type === 'body' && this.toValidate(metadata) && typeof value === 'object') {
+      const bulk = value && entriesInBulk(value, metadata.metatype!);
+      if (bulk) {
+        // The rest of the body through class-validator, one entry standing for them all.
+        const rest = (await super.transform(
+          { ...value, [bulk.field]: bulk.entries.slice(0, 1) },
+          metadata,
+        )) as Record<string, unknown>;
+        rest[bulk.field] = bulk.entries;
+        return rest;
+      }
     }
     const query = metadata.type === 'query' ? AcceptedQueries.keyOf(value) : null;
     if (query !== null && this.toValidate(metadata)) {

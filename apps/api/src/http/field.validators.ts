@@ -95,14 +95,20 @@ export function IsAmount(required = true): PropertyDecorator {
     ValidateBy({
       name: 'isAmount',
       validator: {
-        validate: (value: unknown) =>
-          (typeof value === 'number' && Number.isFinite(value) && value > 0) ||
-          (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim())),
+        validate: isAmountValue,
         defaultMessage: buildMessage(
           (each) => `${each}$property must be a positive number or decimal string`,
         ),
       },
     }),
+  );
+}
+
+/** What `@IsAmount()` takes: a positive finite number, or a decimal string. */
+export function isAmountValue(value: unknown): boolean {
+  return (
+    (typeof value === 'number' && Number.isFinite(value) && value > 0) ||
+    (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))
   );
 }
 
@@ -148,6 +154,11 @@ export function IsTokenId(required: boolean): PropertyDecorator {
 }
 
 const ADDRESS = /^[0-9A-Za-z]{32,44}$|^0x[0-9a-fA-F]{40}$/;
+
+/** What `@IsAddressField()` takes when present: a string of an address's shape. */
+export function isAddressText(value: unknown): boolean {
+  return typeof value === 'string' && ADDRESS.test(value);
+}
 
 /** An address; its format is checked against the network by the use case. */
 export function IsAddressField(required: boolean): PropertyDecorator {

@@ -8,6 +8,7 @@ import {
   type NftAirdropItemInput,
   type TokenAirdropInput,
 } from '@app/domain';
+import { checkInBulk, hasExactly } from '../../http/bulk-entries';
 import {
   IsAddressField,
   IsAmount,
@@ -16,12 +17,24 @@ import {
   IsOptionalText,
   IsSellerFee,
   IsText,
+  isAddressText,
+  isAmountValue,
 } from '../../http/field.validators';
 import { IsOptionalNetwork } from '../../http/network.validator';
 
-/** 1 to AIRDROP_MAX_ENTRIES entries, each validated as a body of its own (its index named). */
-function Entries(entry: () => new () => object): PropertyDecorator {
+/**
+ * 1 to AIRDROP_MAX_ENTRIES entries, each validated as a body of its own (its index named); with
+ * `passes`, a body whose every entry passes it is checked in bulk (http/bulk-entries.ts).
+ */
+function Entries(
+  entry: () => new () => object,
+  passes?: (entry: unknown) => boolean,
+): PropertyDecorator {
   return (target, key) => {
+    if (passes) {
+      const bounds = { min: 1, max: AIRDROP_MAX_ENTRIES };
+      checkInBulk(target.constructor, { field: String(key), ...bounds, passes });
+    }
     ApiProperty({ type: entry(), isArray: true, minItems: 1, maxItems: AIRDROP_MAX_ENTRIES })(
       target,
       key,
@@ -39,9 +52,18 @@ export class TokenAirdropEntryDto {
   @IsAmount() amount!: number | string;
 }
 
+/** What TokenAirdropEntryDto accepts, as one predicate: its two fields, nothing else. */
+export function isTokenAirdropEntry(entry: unknown): boolean {
+  return (
+    hasExactly(entry, ['recipient', 'amount']) &&
+    isAddressText((entry as TokenAirdropEntryDto).recipient) &&
+    isAmountValue((entry as TokenAirdropEntryDto).amount)
+  );
+}
+
 export class TokenAirdropDto implements TokenAirdropInput {
   @IsOptionalNetwork() network?: Network;
-  @Entries(() => TokenAirdropEntryDto) recipients!: TokenAirdropEntryDto[];
+  @Entries(() => TokenAirdropEntryDto, isTokenAirdropEntry) recipients!: TokenAirdropEntryDto[];
 }
 
 export class NftAirdropItemDto implements NftAirdropItemInput {

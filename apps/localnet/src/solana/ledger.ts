@@ -362,20 +362,18 @@ export class Ledger {
     }
     const readAccounts = () => readBalances(tx, keys, this.svm);
     const before = readAccounts();
-    const preBalances = before.lamports;
     const undo = opts.preflight ? this.captureFeeAccounts(tx, keys) : undefined;
     const result =
       tx.version === 'legacy'
         ? this.svm.sendLegacyTransaction(tx.bytes)
         : this.svm.sendVersionedTransaction(tx.bytes);
     const after = readAccounts();
-    const postBalances = after.lamports;
 
     if (result instanceof FailedTransactionMetadata) {
       const error = mapTransactionError(result);
       // No fee charged: refused before execution (bad signature, unfunded payer...). A validator
       // drops such a transaction; it never lands.
-      const charged = postBalances[0] !== preBalances[0];
+      const charged = after.lamports[0] !== before.lamports[0];
       if (undo || !charged) {
         if (charged) undo?.();
         if (!opts.preflight) return { status: 'dropped', signature: tx.signature };
@@ -403,8 +401,8 @@ export class Ledger {
       loadedAddresses: keys.loadedAddresses,
       err: failed ? mapTransactionError(result).json : null,
       fee: computeFee(tx),
-      preBalances,
-      postBalances,
+      preBalances: before.lamports,
+      postBalances: after.lamports,
       preTokenBalances: before.tokens,
       postTokenBalances: after.tokens,
       details: () => (details ??= toDetails(meta)),

@@ -67,8 +67,8 @@ export function needsNewMint(intent: AssetIntent): boolean {
  * would fail, so a program error is known before anything is sent.
  *
  * The transaction ends with what makes it the operation's own (so no two operations share a
- * signature: `ownInstruction`), and pays the compute-unit price the network's recent fees call for, read at each
- * signing: a re-signing after an expired blockhash is priced anew.
+ * signature: `ownInstruction`), and pays the compute-unit price the network's recent fees call
+ * for, read at each signing: a re-signing after an expired blockhash is priced anew.
  */
 export async function planSolanaTransaction(
   adapter: SolanaAdapter,

@@ -43,12 +43,12 @@ function batch(count: number): AssetIntent {
   };
 }
 
-const plan = (intent: AssetIntent) =>
+const plan = (intent: AssetIntent, operationId: string = randomUUID()) =>
   planSolanaTransaction(
     adapter,
     network,
     payer.toBase58(),
-    randomUUID(),
+    operationId,
     intent,
     undefined,
     settings,
@@ -107,22 +107,10 @@ describe('token.mintBatch planning', () => {
   it('is, recipient by recipient, what a single token.mint plans', async () => {
     const intent = batch(3) as Extract<AssetIntent, { kind: 'token.mintBatch' }>;
     const operationId = randomUUID();
-    const whole = await planSolanaTransaction(
-      adapter,
-      network,
-      payer.toBase58(),
-      operationId,
-      intent,
-      undefined,
-      settings,
-    );
+    const whole = await plan(intent, operationId);
     const singles = await Promise.all(
       intent.recipients.map((recipient, i) =>
-        planSolanaTransaction(
-          adapter,
-          network,
-          payer.toBase58(),
-          operationId,
+        plan(
           {
             kind: 'token.mint',
             asset: intent.asset,
@@ -130,8 +118,7 @@ describe('token.mintBatch planning', () => {
             amount: intent.amounts[i],
             decimals: intent.decimals,
           },
-          undefined,
-          settings,
+          operationId,
         ),
       ),
     );
@@ -142,20 +129,10 @@ describe('token.mintBatch planning', () => {
 
   it("ends with the carrier's nonce, not a memo: two carriers of the same mints differ by it", async () => {
     const intent = batch(2);
-    const planOf = (operationId: string) =>
-      planSolanaTransaction(
-        adapter,
-        network,
-        payer.toBase58(),
-        operationId,
-        intent,
-        undefined,
-        settings,
-      );
     const [first, again, other] = await Promise.all([
-      planOf('carrier-1'),
-      planOf('carrier-1'),
-      planOf('carrier-2'),
+      plan(intent, 'carrier-1'),
+      plan(intent, 'carrier-1'),
+      plan(intent, 'carrier-2'),
     ]);
     const last = (bytes: Buffer) => Transaction.from(signedWire(bytes)).instructions.at(-1)!;
     const nonce = last(first.message.bytes);

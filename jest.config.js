@@ -16,7 +16,11 @@ const base = {
 };
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,bench,test/chaos}/**/*.spec.ts'],
+    },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
     {
       ...base,

@@ -33,3 +33,16 @@ export async function runConcurrently(
   );
   return durations;
 }
+
+/**
+ * `measured / baseline` against a target: met on the exact ratio, never on a rounded one (1.995
+ * shown as 2.00 is not 2), shown to three digits so that a miss never reads as the target.
+ */
+export function ratioAgainst(
+  measured: number,
+  baseline: number,
+  target: number,
+): { ratio: number; met: boolean } {
+  const exact = measured / baseline;
+  return { ratio: Math.floor(exact * 1000) / 1000, met: exact >= target };
+}

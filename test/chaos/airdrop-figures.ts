@@ -1,6 +1,7 @@
 import { round } from '../../bench/stats';
 import type { AirdropRequest, BatchView, Replay } from './airdrop-client';
 import type { ChainTruth } from './chain-truth';
+import { errorLine } from './error-line';
 
 /** One entry as GET /batches/{id}/items shows it. */
 export interface BatchItem {
@@ -125,7 +126,7 @@ export function airdropFigures(inputs: AirdropInputs): AirdropFigures {
     else if (item.amount !== entry.amount.toString()) mismatched += 1;
     statuses[item.status] += 1;
     if (item.status === 'failed') {
-      const why = item.error ? `${item.error.error}: ${item.error.message}` : 'no error given';
+      const why = item.error ? errorLine(item.error) : 'no error given';
       reasons.push(why);
       if (failedEntries.length < 10) {
         failedEntries.push({ index, recipient: entry.recipient, error: why });

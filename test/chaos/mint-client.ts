@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorLine } from './error-line';
 import type { HttpClient } from '@test/support/http-client';
 
 export type Chain = 'evm' | 'solana';
@@ -141,7 +142,7 @@ export async function pollUnsettled(
           const data = response.body.data;
           request.status = data.status;
           request.tx = data.tx;
-          if (data.error) request.error = `${data.error.error}: ${data.error.message}`;
+          if (data.error) request.error = errorLine(data.error);
         } catch {
           // The API is restarting or unreachable: the next sweep asks again.
         }

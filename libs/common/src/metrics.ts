@@ -52,6 +52,12 @@ export const METRICS = {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
     registers: [metricsRegistry],
   }),
+  jobsInFlightLimit: new Gauge({
+    name: 'ais_worker_jobs_in_flight_limit',
+    help: "A worker's limit of jobs in flight on an operation queue, as its adaptive limit last set it",
+    labelNames: ['queue'] as const,
+    registers: [metricsRegistry],
+  }),
   rpcErrors: new Counter({
     name: 'ais_rpc_errors_total',
     help: 'RPC calls that failed or timed out, by network',

@@ -105,8 +105,15 @@ export interface AppConfig {
   worker: {
     /** The networks whose queues this worker takes (default: all). */
     networks: ConcreteNetwork[] | 'all';
-    /** Jobs in flight per queue: confirmations overlap, sends stay ordered per wallet. */
+    /**
+     * Jobs in flight per queue at most: confirmations overlap, sends stay ordered per wallet.
+     * With `adaptiveConcurrency`, the ceiling of a limit that follows the jobs' latency.
+     */
     concurrency: number;
+    /** Each queue's jobs in flight adapt to their latency, between the floor and the ceiling. */
+    adaptiveConcurrency: boolean;
+    /** The adaptive limit's floor. */
+    minConcurrency: number;
     /** A job whose worker stopped renewing its lock (it died) is run again after this long. */
     jobLockMs: number;
     /** How often the reconciler looks for operations that lost their job. */

@@ -145,6 +145,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ACCOUNT_MAX_IN_FLIGHT: '0' })).toThrow(/ACCOUNT_MAX_IN_FLIGHT/);
   });
 
+  it('runs WORKER_CONCURRENCY jobs a queue unless told to adapt them, down to a floor of 4', () => {
+    const worker = loadConfig({}).worker;
+    expect([worker.adaptiveConcurrency, worker.minConcurrency, worker.concurrency]).toEqual([
+      false,
+      4,
+      256,
+    ]);
+    const adaptive = loadConfig({
+      WORKER_ADAPTIVE_CONCURRENCY: 'true',
+      WORKER_MIN_CONCURRENCY: '8',
+    });
+    expect([adaptive.worker.adaptiveConcurrency, adaptive.worker.minConcurrency]).toEqual([
+      true,
+      8,
+    ]);
+    expect(() => loadConfig({ WORKER_MIN_CONCURRENCY: '0' })).toThrow(/WORKER_MIN_CONCURRENCY/);
+  });
+
   it('reads the webhook settings: retries for a day, disabling after five days by default', () => {
     expect(loadConfig({}).webhooks).toEqual({
       maxEndpointsPerAccount: 20,

@@ -152,6 +152,12 @@ export function loadConfig(env: Env): AppConfig {
     worker: {
       networks: workerNetworks(env.WORKER_NETWORKS),
       concurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 256, 1, 2000),
+      adaptiveConcurrency: boolean(
+        'WORKER_ADAPTIVE_CONCURRENCY',
+        env.WORKER_ADAPTIVE_CONCURRENCY,
+        false,
+      ),
+      minConcurrency: integer('WORKER_MIN_CONCURRENCY', env.WORKER_MIN_CONCURRENCY, 4, 1, 2000),
       jobLockMs: integer('JOB_LOCK_MS', env.JOB_LOCK_MS, 30_000, 500),
       reconcileIntervalMs: integer('RECONCILE_INTERVAL_MS', env.RECONCILE_INTERVAL_MS, 5_000, 100),
       reconcileAfterMs: integer('RECONCILE_AFTER_MS', env.RECONCILE_AFTER_MS, 30_000, 100),

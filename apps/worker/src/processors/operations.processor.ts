@@ -26,6 +26,7 @@ import {
   type ShardRef,
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
+import { QueueConcurrency } from '../scheduling/queue-concurrency';
 import { requeueOrphanedJobs } from './orphaned-jobs';
 import { parkCheck } from './parked-check';
 import { handOverSlot } from './slot-handover';
@@ -47,6 +48,8 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   private readonly logger = new Logger('OperationsProcessor');
   /** The BullMQ Worker of each shard this worker consumes, by queue name. */
   private readonly workers = new Map<string, Worker<QueueJobData>>();
+  /** The jobs in flight of each of those Workers, by queue name. */
+  private readonly concurrency = new Map<string, QueueConcurrency>();
   /** Shared by the shards' Workers for their non-blocking commands (each adds a blocking one). */
   private connection?: Redis;
   private leases?: ShardLeaseKeeper;
@@ -118,6 +121,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       this.logger.error(`Queue ${name}: ${boundedText(error.message, LOGGED_ERROR_MAX)}`),
     );
     this.workers.set(name, worker);
+    this.concurrency.set(name, new QueueConcurrency(name, worker, this.config.worker));
   }
 
   /** A dead worker's running jobs on a queue this worker now owns: run again now (see there). */
@@ -140,6 +144,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     const name = operationQueueName(network, shard);
     const worker = this.workers.get(name);
     this.workers.delete(name);
+    this.concurrency.delete(name);
     if (worker) await closeWorker(worker, !graceful, this.config.queue.redisTimeoutMs);
   }
 
@@ -157,6 +162,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       throw new DelayedError();
     }
     const timer = METRICS.jobDuration.startTimer({ queue: job.queueName });
+    const ended = this.concurrency.get(job.queueName)?.started();
     this.logger.debug('Job started');
     let completed = false;
     try {
@@ -175,6 +181,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
       this.logger[level](`Job will be retried: ${boundedText(error, LOGGED_ERROR_MAX)}`);
       throw error;
     } finally {
+      ended?.(completed);
       const first = await this.slots.release(data, completed);
       if (first) void this.handOver(data, first);
     }

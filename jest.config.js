@@ -21,7 +21,14 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,bench,test/chaos}/**/*.spec.ts'],
     },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // A SoftHSM2 token directory for the run (the PKCS#11 signer's suites).
+      globalSetup: '<rootDir>/test/support/softhsm.global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/softhsm.global-teardown.ts',
+    },
     {
       ...base,
       displayName: 'e2e',

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+
+/** Where Debian's softhsm2 puts its PKCS#11 module. */
+const MODULES = [
+  '/usr/lib/softhsm/libsofthsm2.so',
+  '/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so',
+];
+
+export interface SoftHsmToken {
+  module: string;
+  tokenLabel: string;
+  pin: string;
+}
+
+/**
+ * A fresh SoftHSM2 token, in the run's token directory (softhsm.global-setup.ts), with a label of
+ * its own. CI installs softhsm2 (.ci/run); without it this throws, naming the package.
+ */
+export function freshSoftHsmToken(): SoftHsmToken {
+  const module = MODULES.find((path) => existsSync(path));
+  if (!module) throw new Error('SoftHSM2 is not installed: apt-get install -y softhsm2');
+  if (!process.env.SOFTHSM2_CONF) throw new Error('No SOFTHSM2_CONF: see softhsm.global-setup.ts');
+  const tokenLabel = `ais-${randomUUID().slice(0, 8)}`;
+  const pin = '1234';
+  execFileSync(
+    'softhsm2-util',
+    ['--init-token', '--free', '--label', tokenLabel, '--pin', pin, '--so-pin', '5678'],
+    { stdio: 'pipe' },
+  );
+  return { module, tokenLabel, pin };
+}

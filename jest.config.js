@@ -33,6 +33,8 @@ module.exports = {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/softhsm.global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/softhsm.global-teardown.ts',
       // OPENAPI_CHECK=1: each suite's responses are checked against the OpenAPI document.
       // Every suite: no secret handed out during it may stand in its services' logs.
       setupFilesAfterEnv: [

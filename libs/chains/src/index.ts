@@ -37,3 +37,6 @@ export * from './evm/contracts/artifacts';
 export * from './evm/evm-planner';
 export * from './evm/evm-revert';
 export * from './evm/evm-reads';
+export * from './signers/ecdsa-recovery';
+export * from './signers/pkcs11-token';
+export * from './signers/wallet-keys';

@@ -6,6 +6,17 @@ export interface MasterKey {
 }
 
 /** At most `requests` in a fixed window of `windowSeconds`. */
+export interface Pkcs11Settings {
+  /** PKCS11_MODULE: the token's PKCS#11 library. */
+  module: string;
+  /** PKCS11_TOKEN_LABEL. */
+  tokenLabel: string;
+  /** PKCS11_PIN, or the content of PKCS11_PIN_FILE (its last newline dropped). */
+  pin: string;
+  /** PKCS11_SESSIONS: sessions kept open, signatures at once. */
+  sessions: number;
+}
+
 export interface RateRule {
   requests: number;
   windowSeconds: number;
@@ -58,6 +69,12 @@ export interface AppConfig {
     /** Every key that may still decrypt stored secrets (rotation keeps old ones here). */
     keys: ReadonlyMap<string, MasterKey>;
   };
+  /**
+   * Where managed wallets' keys live (SIGNER_BACKEND): `local`, encrypted under the master key
+   * and decrypted for the moment of signing; `pkcs11`, generated in a PKCS#11 token and never
+   * leaving it.
+   */
+  signer: { backend: 'local' } | { backend: 'pkcs11'; pkcs11: Pkcs11Settings };
   chains: {
     defaultEvmNetwork: EvmNetwork;
     /**

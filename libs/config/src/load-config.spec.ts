@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './load-config';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
@@ -161,6 +164,34 @@ describe('loadConfig', () => {
       8,
     ]);
     expect(() => loadConfig({ WORKER_MIN_CONCURRENCY: '0' })).toThrow(/WORKER_MIN_CONCURRENCY/);
+  });
+
+  it('keeps managed keys local unless SIGNER_BACKEND=pkcs11 names a token', () => {
+    expect(loadConfig({}).signer).toEqual({ backend: 'local' });
+    const token = {
+      SIGNER_BACKEND: 'pkcs11',
+      PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so',
+      PKCS11_TOKEN_LABEL: 'ais',
+    };
+    expect(loadConfig({ ...token, PKCS11_PIN: '1234' }).signer).toEqual({
+      backend: 'pkcs11',
+      pkcs11: { ...{ module: token.PKCS11_MODULE, tokenLabel: 'ais' }, pin: '1234', sessions: 4 },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'pin-'));
+    writeFileSync(join(dir, 'pin'), '9876\n');
+    const fromFile = loadConfig({ ...token, PKCS11_PIN_FILE: join(dir, 'pin') }).signer;
+    expect(fromFile.backend === 'pkcs11' && fromFile.pkcs11.pin).toBe('9876');
+    expect(() => loadConfig(token)).toThrow(/PKCS11_PIN \(or PKCS11_PIN_FILE\) is required/);
+    expect(() => loadConfig({ ...token, PKCS11_PIN: '1', PKCS11_PIN_FILE: 'x' })).toThrow(
+      /both set/,
+    );
+    expect(() => loadConfig({ ...token, PKCS11_PIN_FILE: join(dir, 'none') })).toThrow(
+      /PKCS11_PIN_FILE cannot be read/,
+    );
+    expect(() => loadConfig({ SIGNER_BACKEND: 'pkcs11', PKCS11_PIN: '1' })).toThrow(
+      /PKCS11_MODULE is required/,
+    );
+    expect(() => loadConfig({ SIGNER_BACKEND: 'kms' })).toThrow(/SIGNER_BACKEND/);
   });
 
   it('reads the webhook settings: retries for a day, disabling after five days by default', () => {

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import type { AppConfig, MasterKey, RateRule } from './app-config';
+import type { AppConfig, MasterKey, Pkcs11Settings, RateRule } from './app-config';
 import {
   NETWORKS,
   PROFILES,
@@ -104,6 +105,7 @@ export function loadConfig(env: Env): AppConfig {
     ),
     redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),
     crypto: { activeKey, keys },
+    signer: signer(env),
     chains: {
       defaultEvmNetwork: defaultEvm,
       rpcUrlOverrides: rpcOverrides(env),
@@ -287,6 +289,35 @@ function webhooks(env: Env): AppConfig['webhooks'] {
       50,
       600_000,
     ),
+  };
+}
+
+function signer(env: Env): AppConfig['signer'] {
+  const backend = oneOf('SIGNER_BACKEND', env.SIGNER_BACKEND ?? 'local', [
+    'local',
+    'pkcs11',
+  ] as const);
+  if (backend === 'local') return { backend };
+  return { backend, pkcs11: pkcs11Settings(env) };
+}
+
+function pkcs11Settings(env: Env): Pkcs11Settings {
+  if (env.PKCS11_PIN && env.PKCS11_PIN_FILE) {
+    throw new ConfigError('PKCS11_PIN', 'and PKCS11_PIN_FILE are both set: give one');
+  }
+  let pin = env.PKCS11_PIN;
+  if (env.PKCS11_PIN_FILE) {
+    try {
+      pin = readFileSync(env.PKCS11_PIN_FILE, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      throw new ConfigError('PKCS11_PIN_FILE', `cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return {
+    module: required('PKCS11_MODULE', env.PKCS11_MODULE),
+    tokenLabel: required('PKCS11_TOKEN_LABEL', env.PKCS11_TOKEN_LABEL),
+    pin: required('PKCS11_PIN (or PKCS11_PIN_FILE)', pin),
+    sessions: integer('PKCS11_SESSIONS', env.PKCS11_SESSIONS, 4, 1, 256),
   };
 }
 

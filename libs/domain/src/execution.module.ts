@@ -12,7 +12,8 @@ import { OperationRunner } from './operations/operation-runner';
 import { OperationSettler } from './operations/operation-settler';
 import { Reconciler } from './operations/reconciler';
 import { SolanaLifecycle } from './operations/solana/solana-lifecycle';
-import { WalletSecrets } from './operations/wallet-secrets';
+import { WalletKeys } from './operations/wallet-keys';
+import { SigningToken } from './security/signing-token';
 import { secretBoxProvider } from './security/secret-box.provider';
 import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
 import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
@@ -40,7 +41,8 @@ const ENTRY_POINTS = [OperationRunner, AirdropPacker, Reconciler, WalletFundsMon
     EvmRepricing,
     EvmUnfundedOperations,
     SolanaLifecycle,
-    WalletSecrets,
+    WalletKeys,
+    SigningToken,
     FaultInjection,
     WalletFundsRecorder,
     WebhookSender,

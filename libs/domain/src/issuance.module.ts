@@ -23,6 +23,7 @@ import { NftQueries } from './reads/nft-queries';
 import { TokenQueries } from './reads/token-queries';
 import { WalletQueries } from './reads/wallet-queries';
 import { secretBoxProvider } from './security/secret-box.provider';
+import { SigningToken } from './security/signing-token';
 import { UsageReader } from './usage/usage-reader';
 import { TypicalOperationCosts } from './wallets/typical-operation-costs';
 import { WalletService } from './wallets/wallet.service';
@@ -34,6 +35,7 @@ const SERVICES = [
   AccountService,
   ApiKeyService,
   ManagedWallets,
+  SigningToken,
   WalletService,
   TypicalOperationCosts,
   // writes: validated, stored, queued

@@ -2,11 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   Network as EthersNetwork,
   type JsonRpcProvider,
-  SigningKey,
   Transaction,
   Wallet,
   getAddress,
-  hexlify,
   keccak256,
   parseEther,
   type TransactionReceipt,
@@ -21,7 +19,7 @@ import { withMinimumTip } from './evm-fee-bump';
 import { classifyRefusal, type BroadcastResult } from './evm-refusal';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
-import { signDigest } from './evm-signature';
+import type { EvmKey } from '../signers/wallet-keys';
 import { FailoverJsonRpcProvider, WrongChainError } from './failover-json-rpc.provider';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -157,17 +155,13 @@ export class EvmAdapter implements ChainAdapter {
     return minimumTip === undefined ? fees : withMinimumTip(fees, minimumTip);
   }
 
-  /** A signer for a burst of transactions: the key is derived once, not per transaction. */
-  signer(secret: Uint8Array): SigningKey {
-    return new SigningKey(hexlify(secret));
-  }
-
-  sign(
+  /** Signs with `key` (EvmKey: decrypted for the moment, or in an HSM). */
+  async sign(
     network: EvmNetworkDefinition,
-    key: SigningKey,
+    key: EvmKey,
     unsigned: UnsignedEvmTransaction,
     fees: FeeFields,
-  ): { signedTx: string; hash: string } {
+  ): Promise<{ signedTx: string; hash: string }> {
     const tx = Transaction.from({
       type: 'gasPrice' in fees ? 0 : 2,
       chainId: network.chainId,
@@ -177,7 +171,7 @@ export class EvmAdapter implements ChainAdapter {
       gasLimit: unsigned.gasLimit,
       ...fees,
     });
-    tx.signature = signDigest(key, tx.unsignedHash);
+    tx.signature = await key.signDigest(tx.unsignedHash);
     const signedTx = tx.serialized;
     // tx.hash would serialize the transaction again.
     return { signedTx, hash: keccak256(signedTx) };

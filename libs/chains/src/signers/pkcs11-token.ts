@@ -63,7 +63,8 @@ export class Pkcs11Token {
   static open(options: Pkcs11TokenOptions): Pkcs11Token {
     const library = new pkcs11.PKCS11();
     library.load(options.module);
-    library.C_Initialize();
+    // Calls run on libuv's threads (the Async variants), so the module must lock for itself.
+    library.C_Initialize({ flags: pkcs11.CKF_OS_LOCKING_OK });
     try {
       const slot = findSlot(library, options.tokenLabel);
       const flags = pkcs11.CKF_SERIAL_SESSION | pkcs11.CKF_RW_SESSION;

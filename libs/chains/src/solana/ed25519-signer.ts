@@ -1,6 +1,7 @@
 import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import type { Message } from '@solana/web3.js';
 import bs58 from 'bs58';
+import type { SolanaKey } from '../signers/wallet-keys';
 
 /**
  * Solana signatures with node:crypto's ed25519 (~0.04 ms each) instead of web3.js v1's
@@ -83,11 +84,34 @@ export function signWire(
   signers: Ed25519Signer[],
 ): SignedWireTransaction {
   const byAddress = new Map(signers.map((signer) => [signer.address, signer]));
-  const signatures = requiredSigners.map((address) => {
-    const signer = byAddress.get(address);
-    if (!signer) throw new Error(`No signer for ${address}`);
-    return sign(null, messageBytes, signer.key);
-  });
+  const signatures = requiredSigners.map((address) =>
+    sign(null, messageBytes, signerFor(byAddress, address).key),
+  );
+  return wireOf(signatures, messageBytes);
+}
+
+/** signWire with keys that may sign elsewhere (a wallet's key in an HSM beside a local one). */
+export async function signWireWith(
+  messageBytes: Buffer,
+  requiredSigners: string[],
+  keys: SolanaKey[],
+): Promise<SignedWireTransaction> {
+  const byAddress = new Map(keys.map((key) => [key.address, key]));
+  const signatures = await Promise.all(
+    requiredSigners.map(async (address) =>
+      Buffer.from(await signerFor(byAddress, address).sign(messageBytes)),
+    ),
+  );
+  return wireOf(signatures, messageBytes);
+}
+
+function signerFor<T>(byAddress: Map<string, T>, address: string): T {
+  const signer = byAddress.get(address);
+  if (!signer) throw new Error(`No signer for ${address}`);
+  return signer;
+}
+
+function wireOf(signatures: Buffer[], messageBytes: Buffer): SignedWireTransaction {
   return {
     wire: Buffer.concat([shortVec(signatures.length), ...signatures, messageBytes]),
     signature: bs58.encode(signatures[0]),

@@ -16,12 +16,20 @@ export class ManagedWalletEntity {
   @Column('text')
   address!: string;
 
-  /** AES-256-GCM: iv || tag || ciphertext, bound to the address as associated data. */
-  @Column('bytea', { name: 'secret_ciphertext' })
-  secretCiphertext!: Buffer;
+  /**
+   * SIGNER_BACKEND=local: AES-256-GCM, iv || tag || ciphertext, bound to the address as
+   * associated data; null for a key a PKCS#11 token holds.
+   */
+  @Column('bytea', { name: 'secret_ciphertext', nullable: true })
+  secretCiphertext!: Buffer | null;
 
-  @Column('text', { name: 'secret_key_id' })
-  secretKeyId!: string;
+  /** The master key `secretCiphertext` is sealed under. */
+  @Column('text', { name: 'secret_key_id', nullable: true })
+  secretKeyId!: string | null;
+
+  /** SIGNER_BACKEND=pkcs11: the token's id of the key (CKA_ID, hex); the key never leaves it. */
+  @Column('text', { name: 'token_key_id', nullable: true })
+  tokenKeyId!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

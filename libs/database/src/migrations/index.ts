@@ -18,6 +18,7 @@ import { BatchUnsettledMembers1766200000000 } from './1766200000000-batch-unsett
 import { CarrierSigningOneWrite1766300000000 } from './1766300000000-carrier-signing-one-write.migration';
 import { MembersRideTheirCarrier1766400000000 } from './1766400000000-members-ride-their-carrier.migration';
 import { AccountEventsByStatement1766500000000 } from './1766500000000-account-events-by-statement.migration';
+import { TokenHeldWalletKeys1766600000000 } from './1766600000000-token-held-wallet-keys.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   CarrierSigningOneWrite1766300000000,
   MembersRideTheirCarrier1766400000000,
   AccountEventsByStatement1766500000000,
+  TokenHeldWalletKeys1766600000000,
 ];

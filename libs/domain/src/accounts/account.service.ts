@@ -57,7 +57,7 @@ export class AccountService {
       passwordHash: await hashPassword(password),
       createdAt: new Date(),
     };
-    const wallets = this.managedWallets.generate(account.id);
+    const wallets = await this.managedWallets.generate(account.id);
     const { session, row } = newSession(account.id, this.config.api.sessionTtlHours);
     // The account, its wallets and its session are one transaction: a registration cut short
     // (Postgres gone) leaves nothing, so the client's retry registers it anew.

@@ -3,7 +3,10 @@ import { APP_CONFIG, type AppConfig, type ChainFamily } from '@app/config';
 import { newId } from '@app/common';
 import { ChainRegistry, NetworkRegistry } from '@app/chains';
 import type { ManagedWalletEntity } from '@app/database';
+import { computeAddress } from 'ethers';
+import bs58 from 'bs58';
 import { SecretBox } from '../security/secret-box';
+import { SigningToken } from '../security/signing-token';
 
 const FAMILIES: readonly ChainFamily[] = ['solana', 'evm'];
 
@@ -17,23 +20,51 @@ export class ManagedWallets {
     private readonly chains: ChainRegistry,
     private readonly networks: NetworkRegistry,
     private readonly secretBox: SecretBox,
+    private readonly signingToken: SigningToken,
   ) {}
 
-  generate(accountId: string): ManagedWalletEntity[] {
-    return FAMILIES.map((family) => {
-      const wallet = this.chains.adapter(family).generateWallet();
-      const sealed = this.secretBox.seal(wallet.secretBytes, wallet.publicKey);
-      wallet.secretBytes.fill(0);
-      return {
-        id: newId(),
-        accountId,
-        family,
-        address: wallet.publicKey,
-        secretCiphertext: sealed.ciphertext,
-        secretKeyId: sealed.keyId,
-        createdAt: new Date(),
-      };
-    });
+  /**
+   * New keys for the account's wallets: made here and sealed under the master key, or (pkcs11)
+   * made in the token, which keeps them; the row then holds only the token's id of the key. A
+   * registration that fails after this leaves its keys unused in the token.
+   */
+  generate(accountId: string): Promise<ManagedWalletEntity[]> {
+    return Promise.all(
+      FAMILIES.map(async (family) => {
+        const row = { id: newId(), accountId, family, createdAt: new Date() };
+        if (this.config.signer.backend === 'pkcs11') {
+          return {
+            ...row,
+            ...(await this.inToken(family, accountId)),
+            secretCiphertext: null,
+            secretKeyId: null,
+          };
+        }
+        const wallet = this.chains.adapter(family).generateWallet();
+        const sealed = this.secretBox.seal(wallet.secretBytes, wallet.publicKey);
+        wallet.secretBytes.fill(0);
+        return {
+          ...row,
+          address: wallet.publicKey,
+          secretCiphertext: sealed.ciphertext,
+          secretKeyId: sealed.keyId,
+          tokenKeyId: null,
+        };
+      }),
+    );
+  }
+
+  private async inToken(
+    family: ChainFamily,
+    accountId: string,
+  ): Promise<{ address: string; tokenKeyId: string }> {
+    const type = family === 'evm' ? 'secp256k1' : 'ed25519';
+    const key = await this.signingToken.token.generate(type, `ais ${family} ${accountId}`);
+    const address =
+      family === 'evm'
+        ? computeAddress(`0x${key.publicKey}`)
+        : bs58.encode(Buffer.from(key.publicKey, 'hex'));
+    return { address, tokenKeyId: key.id };
   }
 
   /** Local profile only. A chain that is down does not fail a registration; it is logged. */

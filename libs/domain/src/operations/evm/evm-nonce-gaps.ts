@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { SigningKey } from 'ethers';
 import { METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -8,6 +7,7 @@ import {
   cappedFees,
   decodeSigned,
   feesJson,
+  type EvmKey,
   type EvmNetworkDefinition,
   type FeeFields,
 } from '@app/chains';
@@ -17,7 +17,7 @@ import {
   type OperationEntity,
   type WalletSession,
 } from '@app/database';
-import { WalletSecrets } from '../wallet-secrets';
+import { WalletKeys } from '../wallet-keys';
 import { feePolicyOf } from './evm-fee-policy';
 import { planGapSends } from './gap-plan';
 import { refusalNote } from './gap-refusal-note';
@@ -34,7 +34,7 @@ const LOGGED_ERROR_MAX = 300;
 export interface WalletSigner {
   network: EvmNetworkDefinition;
   address: string;
-  key: SigningKey;
+  key: EvmKey;
   fees: FeeFields;
 }
 
@@ -68,7 +68,7 @@ export class EvmNonceGaps {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
-    private readonly secrets: WalletSecrets,
+    private readonly keys: WalletKeys,
   ) {}
 
   /**
@@ -98,11 +98,11 @@ export class EvmNonceGaps {
     const pending = await this.evm.pendingNonce(network, operation.signer);
     if (pending > operation.nonce!) return;
     // The secret is read before the lock is taken: under it, every query runs on its connection.
-    await this.secrets.withSecret(operation.accountId, 'evm', async (secret) => {
+    await this.keys.withEvmKey(operation.accountId, async (key) => {
       const signer: WalletSigner = {
         network,
         address: operation.signer,
-        key: this.evm.signer(secret),
+        key,
         fees: cappedFees(
           await this.evm.fees(network),
           feePolicyOf(this.config, network).maxFeePerGas,
@@ -142,7 +142,11 @@ export class EvmNonceGaps {
     if (!plan) return false;
     const results = await this.evm.broadcastMany(
       network,
-      plan.map((send) => ('filler' in send ? this.filler(signer, send.nonce) : send.signedTx)),
+      await Promise.all(
+        plan.map(async (send) =>
+          'filler' in send ? this.filler(signer, send.nonce) : send.signedTx,
+        ),
+      ),
     );
     const filled = plan.filter((send) => 'filler' in send).length;
     METRICS.nonceGapsClosed.inc({ network: network.network });
@@ -182,7 +186,7 @@ export class EvmNonceGaps {
       );
       return;
     }
-    const signed = this.evm.sign(network, signer.key, unsigned, fees);
+    const signed = await this.evm.sign(network, signer.key, unsigned, fees);
     const next = { signedTx: signed.signedTx, txHash: signed.hash, fees: feesJson(fees) };
     if (
       !(await this.operations.replaceSigned(operation.id, operation.txHash!, next, session.scope))
@@ -200,17 +204,18 @@ export class EvmNonceGaps {
 
   /** Fills one nonce with a zero-value self-transfer, so the transactions after it can land. */
   async fill(signer: WalletSigner, nonce: bigint): Promise<void> {
-    await this.evm.broadcast(signer.network, this.filler(signer, nonce));
+    await this.evm.broadcast(signer.network, await this.filler(signer, nonce));
     this.logger.warn(`Filled nonce ${nonce} of ${signer.address} on ${signer.network.network}`);
   }
 
-  private filler(signer: WalletSigner, nonce: bigint): string {
-    return this.evm.sign(
+  private async filler(signer: WalletSigner, nonce: bigint): Promise<string> {
+    const { signedTx } = await this.evm.sign(
       signer.network,
       signer.key,
       { to: signer.address, data: '0x', gasLimit: 21_000n, nonce },
       signer.fees,
-    ).signedTx;
+    );
+    return signedTx;
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
-import { WalletSecrets } from '../wallet-secrets';
+import { WalletKeys } from '../wallet-keys';
 import { feePolicyOf } from './evm-fee-policy';
 
 /** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
@@ -27,7 +27,7 @@ export class EvmRepricing {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
-    private readonly secrets: WalletSecrets,
+    private readonly keys: WalletKeys,
   ) {}
 
   /**
@@ -50,8 +50,8 @@ export class EvmRepricing {
         ? replacementFees(previous, market, policy)
         : bumpedFees(previous, market, policy);
     if (!fees) return null;
-    const signed = await this.secrets.withSecret(operation.accountId, 'evm', async (secret) =>
-      this.evm.sign(network, this.evm.signer(secret), unsigned, fees),
+    const signed = await this.keys.withEvmKey(operation.accountId, (key) =>
+      this.evm.sign(network, key, unsigned, fees),
     );
     const stored = await this.operations.replaceSigned(operation.id, operation.txHash!, {
       signedTx: signed.signedTx,

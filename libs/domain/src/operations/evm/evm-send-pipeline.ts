@@ -22,7 +22,7 @@ import {
 import { FaultInjection } from '../fault-injection';
 import { OperationSettler } from '../operation-settler';
 import { classifyFailure } from '../failure-classifier';
-import { WalletSecrets } from '../wallet-secrets';
+import { WalletKeys } from '../wallet-keys';
 import { RetryLater } from '../retry-later';
 import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
@@ -73,7 +73,7 @@ export class EvmSendPipeline {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly ledger: NonceLedgerRepository,
-    private readonly secrets: WalletSecrets,
+    private readonly keys: WalletKeys,
     private readonly faults: FaultInjection,
     private readonly gaps: EvmNonceGaps,
     private readonly settler: OperationSettler,
@@ -113,11 +113,11 @@ export class EvmSendPipeline {
         try {
           // The secret is read before the lock is taken: while the lock's connection is held,
           // every query runs on it, never on a second pool connection (that could deadlock).
-          await this.secrets.withSecret(accountId, 'evm', async (secret) => {
+          await this.keys.withEvmKey(accountId, async (key) => {
             const signer = {
               network,
               address,
-              key: this.evm.signer(secret),
+              key,
               // Above the ceiling, the transaction waits for fees to come down.
               fees: cappedFees(
                 await this.evm.fees(network),
@@ -175,7 +175,7 @@ export class EvmSendPipeline {
           continue;
         }
         funds.left -= cost;
-        const tx = this.evm.sign(
+        const tx = await this.evm.sign(
           signer.network,
           signer.key,
           { ...item.call, nonce: next },

@@ -10,7 +10,8 @@ import {
   newEd25519Seed,
   planSolanaTransaction,
   reached,
-  signWire,
+  localSolanaKey,
+  signWireWith,
   nodeRefusal,
   solanaErrorToAppError,
   solanaInsufficientFunds,
@@ -29,7 +30,7 @@ import {
 } from '@app/database';
 import { SecretBox, type SealedSecret } from '../../security/secret-box';
 import { FaultInjection } from '../fault-injection';
-import { WalletSecrets } from '../wallet-secrets';
+import { WalletKeys } from '../wallet-keys';
 import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
@@ -93,7 +94,7 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     private readonly solana: SolanaAdapter,
     private readonly operations: OperationRepository,
     private readonly solanaOperations: SolanaOperationRepository,
-    private readonly secrets: WalletSecrets,
+    private readonly keys: WalletKeys,
     private readonly secretBox: SecretBox,
     private readonly faults: FaultInjection,
   ) {}
@@ -130,10 +131,10 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
       newMint?.signer.address,
       this.config.solana,
     );
-    const signed = await this.secrets.withSecret(operation.accountId, 'solana', async (secret) =>
-      signWire(planned.message.bytes, planned.message.signers, [
-        ed25519Signer(secret),
-        ...(newMint ? [newMint.signer] : []),
+    const signed = await this.keys.withSolanaKey(operation.accountId, (key) =>
+      signWireWith(planned.message.bytes, planned.message.signers, [
+        key,
+        ...(newMint ? [localSolanaKey(newMint.signer)] : []),
       ]),
     );
     const stored = {

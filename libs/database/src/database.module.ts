@@ -15,6 +15,7 @@ import { OperationRepository } from './repositories/operation.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { CreatedWalletRepository } from './repositories/created-wallet.repository';
 import { ManagedWalletRepository } from './repositories/managed-wallet.repository';
+import { SealedSecretsRepository } from './repositories/sealed-secrets.repository';
 import { SessionRepository } from './repositories/session.repository';
 import { SettlementRepository } from './repositories/settlement.repository';
 import { SolanaOperationRepository } from './repositories/solana-operation.repository';
@@ -29,6 +30,7 @@ const REPOSITORIES = [
   SessionRepository,
   ApiKeyRepository,
   ManagedWalletRepository,
+  SealedSecretsRepository,
   CreatedWalletRepository,
   OperationRepository,
   IdempotencyRepository,

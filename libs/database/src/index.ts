@@ -32,3 +32,5 @@ export * from './repositories/webhook-delivery.repository';
 export * from './repositories/wallet-funds.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';
+export * from './repositories/sealed-secrets.repository';
+export * from './database-cli';

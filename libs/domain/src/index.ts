@@ -54,3 +54,5 @@ export * from './webhooks/webhook-pump';
 export * from './webhooks/webhook-retry-schedule';
 export * from './webhooks/webhook-sender';
 export * from './webhooks/webhook-url-policy';
+export * from './security/key-rotation';
+export * from './operations/wallet-keys';

@@ -17,13 +17,18 @@ export class ManagedWalletEntity {
   address!: string;
 
   /**
-   * SIGNER_BACKEND=local: AES-256-GCM, iv || tag || ciphertext, bound to the address as
-   * associated data; null for a key a PKCS#11 token holds.
+   * SIGNER_BACKEND=local: the key, AES-256-GCM (iv || tag || ciphertext) under the wallet's data
+   * key (`dataKey`), or under the master key itself in rows sealed before data keys; bound to the
+   * address as associated data. Null for a key a PKCS#11 token holds.
    */
   @Column('bytea', { name: 'secret_ciphertext', nullable: true })
   secretCiphertext!: Buffer | null;
 
-  /** The master key `secretCiphertext` is sealed under. */
+  /** The wallet's data key, wrapped by the master key `secretKeyId` (same format). */
+  @Column('bytea', { name: 'data_key', nullable: true })
+  dataKey!: Buffer | null;
+
+  /** The master key that wraps `dataKey` (or seals `secretCiphertext`, without one). */
   @Column('text', { name: 'secret_key_id', nullable: true })
   secretKeyId!: string | null;
 

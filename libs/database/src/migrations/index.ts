@@ -19,6 +19,7 @@ import { CarrierSigningOneWrite1766300000000 } from './1766300000000-carrier-sig
 import { MembersRideTheirCarrier1766400000000 } from './1766400000000-members-ride-their-carrier.migration';
 import { AccountEventsByStatement1766500000000 } from './1766500000000-account-events-by-statement.migration';
 import { TokenHeldWalletKeys1766600000000 } from './1766600000000-token-held-wallet-keys.migration';
+import { WalletDataKeys1766700000000 } from './1766700000000-wallet-data-keys.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   MembersRideTheirCarrier1766400000000,
   AccountEventsByStatement1766500000000,
   TokenHeldWalletKeys1766600000000,
+  WalletDataKeys1766700000000,
 ];

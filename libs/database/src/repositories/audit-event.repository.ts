@@ -17,7 +17,8 @@ export type AuditEventType =
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.deleted'
   | 'webhook_endpoint.secret_rotated'
-  | 'managed_key.used';
+  | 'managed_key.used'
+  | 'managed_key.rewrapped';
 
 /** Identifiers and facts only: never a key, a password, a token or any other secret. */
 export type AuditDetails = Record<string, string | number | boolean | null>;

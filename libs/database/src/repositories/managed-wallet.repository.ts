@@ -9,8 +9,9 @@ import { pooledQuery } from './pooled-query';
 const MANAGED_WALLET = {
   name: 'managed-wallet',
   text: `SELECT id, account_id AS "accountId", family, address,
-                secret_ciphertext AS "secretCiphertext", secret_key_id AS "secretKeyId",
-                token_key_id AS "tokenKeyId", created_at AS "createdAt"
+                secret_ciphertext AS "secretCiphertext", data_key AS "dataKey",
+                secret_key_id AS "secretKeyId", token_key_id AS "tokenKeyId",
+                created_at AS "createdAt"
            FROM managed_wallets WHERE account_id = $1 AND family = $2 LIMIT 1`,
 };
 

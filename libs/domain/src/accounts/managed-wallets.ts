@@ -37,16 +37,18 @@ export class ManagedWallets {
             ...row,
             ...(await this.inToken(family, accountId)),
             secretCiphertext: null,
+            dataKey: null,
             secretKeyId: null,
           };
         }
         const wallet = this.chains.adapter(family).generateWallet();
-        const sealed = this.secretBox.seal(wallet.secretBytes, wallet.publicKey);
+        const sealed = this.secretBox.sealEnveloped(wallet.secretBytes, wallet.publicKey);
         wallet.secretBytes.fill(0);
         return {
           ...row,
           address: wallet.publicKey,
           secretCiphertext: sealed.ciphertext,
+          dataKey: sealed.wrappedKey,
           secretKeyId: sealed.keyId,
           tokenKeyId: null,
         };

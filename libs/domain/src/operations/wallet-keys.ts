@@ -56,14 +56,20 @@ export class WalletKeys {
     const wallet = await this.wallets.findForAccount(accountId, family);
     if (!wallet) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
     if (wallet.tokenKeyId) return use(held(wallet, wallet.tokenKeyId));
-    const secret = this.secretBox.open(
-      { ciphertext: wallet.secretCiphertext!, keyId: wallet.secretKeyId! },
-      wallet.address,
-    );
+    const secret = openWalletSecret(this.secretBox, wallet);
     try {
       return await use(opened(secret, wallet));
     } finally {
       secret.fill(0);
     }
   }
+}
+
+/** A local wallet's key: under its data key, or (sealed before data keys) the master key. */
+export function openWalletSecret(box: SecretBox, wallet: ManagedWalletEntity): Buffer {
+  const keyId = wallet.secretKeyId!;
+  const ciphertext = wallet.secretCiphertext!;
+  return wallet.dataKey
+    ? box.openEnveloped({ ciphertext, wrappedKey: wallet.dataKey, keyId }, wallet.address)
+    : box.open({ ciphertext, keyId }, wallet.address);
 }

@@ -419,6 +419,7 @@ const EVENT_NAMES = /** @type {Record<string, string>} */ ({
   'api_key.issued': 'API key issued',
   'api_key.revoked': 'API key revoked',
   'managed_key.used': 'Managed key signed a transaction',
+  'managed_key.rewrapped': 'Managed keys wrapped under a new master key',
   'webhook_endpoint.created': 'Webhook endpoint added',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
   'webhook_endpoint.secret_rotated': 'Webhook secret rotated',

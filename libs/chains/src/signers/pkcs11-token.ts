@@ -94,8 +94,8 @@ export class Pkcs11Token {
     const params = type === 'secp256k1' ? SECP256K1_PARAMS : ED25519_PARAMS;
     const mechanism =
       type === 'secp256k1' ? pkcs11.CKM_EC_KEY_PAIR_GEN : CKM_EC_EDWARDS_KEY_PAIR_GEN;
-    const keys = await this.withSession((session) =>
-      this.library.C_GenerateKeyPairAsync(
+    const { privateKey, point } = await this.withSession(async (session) => {
+      const keys = await this.library.C_GenerateKeyPairAsync(
         session,
         { mechanism },
         [
@@ -110,11 +110,11 @@ export class Pkcs11Token {
           { type: pkcs11.CKA_EXTRACTABLE, value: false },
           { type: pkcs11.CKA_SIGN, value: true },
         ],
-      ),
-    );
-    const point = await this.withSession(async (session) => this.ecPoint(session, keys.publicKey));
+      );
+      return { privateKey: keys.privateKey, point: this.ecPoint(session, keys.publicKey) };
+    });
     const key = { type, id: id.toString('hex'), publicKey: hexlify(point).slice(2) };
-    this.handles.set(key.id, keys.privateKey);
+    this.handles.set(key.id, privateKey);
     this.publicKeys.set(key.id, key.publicKey);
     return key;
   }

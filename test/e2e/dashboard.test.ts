@@ -531,6 +531,37 @@ describe('dashboard in a real browser', () => {
     expect(await card.locator('#deliveries').isHidden()).toBe(true);
   });
 
+  it('edits the signing policies, showing each problem the service names', async () => {
+    const card = page.locator('section[aria-labelledby="policies-title"]');
+    const editor = card.getByLabel('Policy (JSON)');
+    const save = card.getByRole('button', { name: 'Save policies' });
+    const shown = async (text: string) => {
+      for (const deadline = Date.now() + 10_000; (await editor.inputValue()) !== text;) {
+        if (Date.now() > deadline) throw new Error(`The editor shows ${await editor.inputValue()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await shown('{}');
+    await editor.fill('{ "max_fee_gwei": { "solana": 1 } }');
+    await save.click();
+    await card.locator('#policy-error', { hasText: 'max_fee_gwei.solana' }).waitFor();
+
+    await editor.fill(
+      '{ "max_fee_gwei": { "evm": 40 }, "daily_native_cap": { "solana": "2.50" } }',
+    );
+    await save.click();
+    // Shown as the service stored it: the evm alias resolved, the amount canonical.
+    const stored = { max_fee_gwei: { base: 40 }, daily_native_cap: { solana: '2.5' } };
+    await shown(JSON.stringify(stored, null, 2));
+    expect(await card.locator('#policy-error').textContent()).toBe('');
+    await page.reload();
+    await shown(JSON.stringify(stored, null, 2));
+
+    await editor.fill('{}');
+    await save.click();
+    await shown('{}');
+  });
+
   it("shows the account's tokens and collections, and a collection's items with images and history", async () => {
     const images = await startImageServer();
     try {

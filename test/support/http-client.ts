@@ -58,6 +58,14 @@ export class HttpClient {
     return this.request('POST', path, body, headers);
   }
 
+  put<T = any>(
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResponse<T>> {
+    return this.request('PUT', path, body, headers);
+  }
+
   delete<T = any>(path: string, headers: Record<string, string> = {}): Promise<HttpResponse<T>> {
     return this.request('DELETE', path, undefined, headers);
   }

@@ -10,6 +10,7 @@ import { AccountController } from './account/account.controller';
 import { NetworksController } from './networks/networks.controller';
 import { AccountAssetsController } from './account/account-assets.controller';
 import { UsageController } from './account/usage.controller';
+import { SigningPolicyController } from './account/signing-policy.controller';
 import { AuditController } from './audit/audit.controller';
 import { AirdropsController } from './batches/airdrops.controller';
 import { BatchesController } from './batches/batches.controller';
@@ -49,6 +50,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     DashboardController,
     AuditController,
     UsageController,
+    SigningPolicyController,
     NetworksController,
     AccountAssetsController,
     EventsController,

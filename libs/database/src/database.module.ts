@@ -24,6 +24,7 @@ import { AccountEventRepository } from './repositories/account-event.repository'
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
 import { WalletFundsRepository } from './repositories/wallet-funds.repository';
+import { SigningPolicyRepository } from './repositories/signing-policy.repository';
 
 const REPOSITORIES = [
   AccountRepository,
@@ -44,6 +45,7 @@ const REPOSITORIES = [
   WebhookEndpointRepository,
   WebhookDeliveryRepository,
   WalletFundsRepository,
+  SigningPolicyRepository,
   PgNotifications,
   AccountAssetsRepository,
   OperationUsageRepository,

@@ -30,6 +30,7 @@ export * from './repositories/operation-usage.repository';
 export * from './repositories/webhook-endpoint.repository';
 export * from './repositories/webhook-delivery.repository';
 export * from './repositories/wallet-funds.repository';
+export * from './repositories/signing-policy.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';
 export * from './repositories/sealed-secrets.repository';

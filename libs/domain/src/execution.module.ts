@@ -19,6 +19,8 @@ import { WalletFundsMonitor } from './wallets/wallet-funds-monitor';
 import { WalletFundsRecorder } from './wallets/wallet-funds-recorder';
 import { WebhookPump } from './webhooks/webhook-pump';
 import { WebhookSender } from './webhooks/webhook-sender';
+import { AuditTrail } from './audit/audit-trail';
+import { SigningPolicies } from './policies/signing-policies';
 
 /** What the worker's processors and loops call. */
 const ENTRY_POINTS = [OperationRunner, AirdropPacker, Reconciler, WalletFundsMonitor, WebhookPump];
@@ -43,6 +45,8 @@ const ENTRY_POINTS = [OperationRunner, AirdropPacker, Reconciler, WalletFundsMon
     SolanaLifecycle,
     WalletKeys,
     SigningToken,
+    SigningPolicies,
+    AuditTrail,
     FaultInjection,
     WalletFundsRecorder,
     WebhookSender,

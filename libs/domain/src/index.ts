@@ -55,4 +55,6 @@ export * from './webhooks/webhook-retry-schedule';
 export * from './webhooks/webhook-sender';
 export * from './webhooks/webhook-url-policy';
 export * from './security/key-rotation';
+export * from './policies/signing-policy';
+export * from './policies/signing-policies';
 export * from './operations/wallet-keys';

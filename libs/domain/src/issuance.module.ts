@@ -29,6 +29,7 @@ import { TypicalOperationCosts } from './wallets/typical-operation-costs';
 import { WalletService } from './wallets/wallet.service';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints.service';
 import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
+import { SigningPolicies } from './policies/signing-policies';
 
 const SERVICES = [
   // accounts, keys and wallets
@@ -38,6 +39,7 @@ const SERVICES = [
   SigningToken,
   WalletService,
   TypicalOperationCosts,
+  SigningPolicies,
   // writes: validated, stored, queued
   AssetLocator,
   MetadataDocuments,

@@ -33,6 +33,14 @@ export class AuthGuard implements CanActivate {
       case 'public':
         return true;
       case 'session':
+        if (header(request, 'api-key') !== undefined) {
+          // Not a missing credential but the wrong kind: what a session guards (keys, signing
+          // policies) must stay out of reach of a leaked API key.
+          throw new AppError(
+            'FORBIDDEN',
+            'This route takes the dashboard session, not an api-key: sign in to the dashboard.',
+          );
+        }
         return this.authenticateSession(request);
       case 'api-key':
         return this.authenticateApiKey(request);

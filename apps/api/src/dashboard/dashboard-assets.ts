@@ -20,6 +20,7 @@ const FILES: Readonly<Record<string, string>> = {
   'explorer.js': 'text/javascript; charset=utf-8',
   'assets.js': 'text/javascript; charset=utf-8',
   'airdrops.js': 'text/javascript; charset=utf-8',
+  'policies.js': 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -27,6 +27,16 @@ export function cappedFees(market: FeeFields, cap: bigint): FeeFields {
 }
 
 /**
+ * What one gas costs to be mined now: the base fee plus the tip (legacy: the gas price). The
+ * EIP-1559 fields come from ethers' getFeeData (max fee = 2 x base fee + tip), which
+ * withMinimumTip keeps (it raises both by the same amount), so the base fee is half their gap.
+ */
+export function landingPricePerGas(market: FeeFields): bigint {
+  if ('gasPrice' in market) return market.gasPrice;
+  return (market.maxFeePerGas - market.maxPriorityFeePerGas) / 2n + market.maxPriorityFeePerGas;
+}
+
+/**
  * The fees of a transaction that replaces a stuck one (same nonce): what the market asks now,
  * and never less than the previous version plus the bump every node requires of a replacement.
  * Null when no replacement is called for: the previous version already offers what the market

@@ -4,6 +4,7 @@ import type { AppError } from '@app/common';
 import type { SolanaNetworkDefinition } from '../networks/network-definition';
 import { insufficientFunds } from '../wallet-funds';
 import type { SolanaAdapter } from './solana.adapter';
+import type { RentOf } from './token2022-instructions';
 
 /** The base fee of one signature, in lamports (priority fees come on top: "roughly"). */
 const LAMPORTS_PER_SIGNATURE = 5_000n;
@@ -31,6 +32,28 @@ export function lamportsNeeded(wire: Uint8Array): bigint {
     if (kind === CREATE_ACCOUNT || kind === TRANSFER) needed += data.readBigUInt64LE(4);
   }
   return needed;
+}
+
+/** Lamports per micro-lamport of compute-unit price times units. */
+const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
+
+/**
+ * The most a signed transaction can cost its fee payer: base fees, the priority fee at its
+ * compute-unit price and limit, the lamports its System instructions move, and the rent of
+ * every associated account it may create (as if none existed yet).
+ */
+export function mostLamportsAsked(
+  wire: Uint8Array,
+  fees: { computeUnitPriceMicroLamports: string; computeUnitLimit: string },
+  rentOf: RentOf,
+): bigint {
+  const priority =
+    (BigInt(fees.computeUnitPriceMicroLamports) * BigInt(fees.computeUnitLimit) +
+      MICRO_LAMPORTS_PER_LAMPORT -
+      1n) /
+    MICRO_LAMPORTS_PER_LAMPORT;
+  const associated = BigInt(associatedAccountsCreated(wire).length);
+  return lamportsNeeded(wire) + priority + associated * rentOf(TOKEN_ACCOUNT_LENGTH);
 }
 
 /**

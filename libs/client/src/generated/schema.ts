@@ -513,6 +513,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SigningPolicyController_read"];
+        put: operations["SigningPolicyController_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks": {
         parameters: {
             query?: never;
@@ -1127,6 +1143,20 @@ export interface components {
                     [key: string]: number;
                 };
             };
+        };
+        SigningPolicy: {
+            /** @description EVM networks: the most a transaction may offer per gas, in gwei. When a gas costs more on the network at signing, the operation fails with this rule. */
+            max_fee_gwei?: {
+                [key: string]: number;
+            };
+            /** @description The most native currency (whole units, a decimal string) the wallet may sign away per UTC day, counted at signing as the most each transaction can cost. */
+            daily_native_cap?: {
+                [key: string]: string;
+            };
+            /** @description The only addresses the wallets may mint or transfer to (at most 1,000). */
+            allowed_recipients?: string[];
+            /** @description The only existing contracts (EVM) or mints and collections (Solana) the wallets may write to (at most 1,000); creating a new asset is not restricted by it. */
+            allowed_contracts?: string[];
         };
         AuditEntryView: {
             seq: number;
@@ -2920,6 +2950,84 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SigningPolicyController_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's signing policies ({} when it has none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SigningPolicy"];
+                        message: string;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SigningPolicyController_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description EVM networks: the most a transaction may offer per gas, in gwei. When a gas costs more on the network at signing, the operation fails with this rule. */
+                    max_fee_gwei?: {
+                        [key: string]: number;
+                    };
+                    /** @description The most native currency (whole units, a decimal string) the wallet may sign away per UTC day, counted at signing as the most each transaction can cost. */
+                    daily_native_cap?: {
+                        [key: string]: string;
+                    };
+                    /** @description The only addresses the wallets may mint or transfer to (at most 1,000). */
+                    allowed_recipients?: string[];
+                    /** @description The only existing contracts (EVM) or mints and collections (Solana) the wallets may write to (at most 1,000); creating a new asset is not restricted by it. */
+                    allowed_contracts?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The policies replaced by the body (a rule left out is lifted; {} lifts them all) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SigningPolicy"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

@@ -20,6 +20,7 @@ import { MembersRideTheirCarrier1766400000000 } from './1766400000000-members-ri
 import { AccountEventsByStatement1766500000000 } from './1766500000000-account-events-by-statement.migration';
 import { TokenHeldWalletKeys1766600000000 } from './1766600000000-token-held-wallet-keys.migration';
 import { WalletDataKeys1766700000000 } from './1766700000000-wallet-data-keys.migration';
+import { SigningPolicies1766800000000 } from './1766800000000-signing-policies.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AccountEventsByStatement1766500000000,
   TokenHeldWalletKeys1766600000000,
   WalletDataKeys1766700000000,
+  SigningPolicies1766800000000,
 ];

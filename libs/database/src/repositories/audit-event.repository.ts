@@ -18,7 +18,9 @@ export type AuditEventType =
   | 'webhook_endpoint.deleted'
   | 'webhook_endpoint.secret_rotated'
   | 'managed_key.used'
-  | 'managed_key.rewrapped';
+  | 'managed_key.rewrapped'
+  | 'signing_policy.updated'
+  | 'signing_policy.violated';
 
 /** Identifiers and facts only: never a key, a password, a token or any other secret. */
 export type AuditDetails = Record<string, string | number | boolean | null>;

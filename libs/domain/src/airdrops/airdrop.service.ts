@@ -23,6 +23,7 @@ import type { IdempotencyRequest } from '../operations/operation-submitter';
 import type { NftAirdropInput, TokenAirdropInput } from './airdrop-inputs';
 import { cutIntoCarriers, newCarrier } from './carriers';
 import { checkEntries } from './entry-problems';
+import { SigningPolicies } from '../policies/signing-policies';
 
 /** One entry, checked: what its operation asks and shows. */
 interface Entry {
@@ -55,6 +56,7 @@ export class AirdropService {
     private readonly batches: BatchRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly queue: OperationQueue,
+    private readonly policies: SigningPolicies,
   ) {}
 
   async tokens(
@@ -177,6 +179,15 @@ export class AirdropService {
     entries: Entry[],
     idempotency?: IdempotencyRequest,
   ): Promise<AcceptedBatch> {
+    const entryName = (index: number) =>
+      kind === 'token.airdrop' ? `recipients[${index}]` : `items[${index}]`;
+    await this.policies.admit(
+      accountId,
+      network,
+      signer,
+      entries.map((entry) => entry.intent),
+      entryName,
+    );
     const now = new Date();
     const batch: BatchEntity = {
       id: newId(),

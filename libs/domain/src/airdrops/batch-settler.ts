@@ -23,6 +23,7 @@ import { FaultInjection } from '../operations/fault-injection';
 import { MetadataDocuments } from '../assets/metadata-documents';
 import { newCarrier } from './carriers';
 import { batchView } from './batch-view';
+import { PolicyViolation } from '../policies/signing-policy';
 
 const MAX_ERROR_MESSAGE = 500;
 /** Carriers confirmed in one transaction at most. */
@@ -160,7 +161,10 @@ export class BatchSettler {
   ): Promise<() => Promise<void>> {
     const reason = { code: error.code, message: boundedText(error.message, MAX_ERROR_MESSAGE) };
     const members = await this.batches.carried(carrier.id, scope);
-    const split = members.length > 1 && !NOT_ABOUT_ITEMS.has(error.code);
+    const split =
+      members.length > 1 &&
+      !NOT_ABOUT_ITEMS.has(error.code) &&
+      !(error instanceof PolicyViolation && !error.aboutEntries);
     const halves = split
       ? [members.slice(0, members.length >> 1), members.slice(members.length >> 1)]
       : [];

@@ -8,6 +8,7 @@ import type {
   OperationRepository,
 } from '@app/database';
 import type { OperationQueue } from '@app/queue';
+import type { SigningPolicies } from '../policies/signing-policies';
 import { OperationSubmitter, type Submission } from './operation-submitter';
 
 const ACCOUNT = '0195f0e4-0000-7000-8000-000000000001';
@@ -68,6 +69,7 @@ function submitterOver(options: { enqueue?: () => Promise<void> } = {}) {
     operations as unknown as OperationRepository,
     idempotency as unknown as IdempotencyRepository,
     queue as unknown as OperationQueue,
+    { admit: async () => undefined } as unknown as SigningPolicies,
   );
   return { submitter, rows, keys, operations, queue };
 }

@@ -11,6 +11,7 @@ import {
   type OperationEntity,
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
+import { SigningPolicies } from '../policies/signing-policies';
 import { hashOf, keyWindowStart, replayedOperationId } from './idempotency-key-reuse';
 
 export interface Submission {
@@ -56,10 +57,14 @@ export class OperationSubmitter {
     private readonly operations: OperationRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly queue: OperationQueue,
+    private readonly policies: SigningPolicies,
   ) {}
 
   /** Returns the operation, and whether it is an earlier request's (an idempotent replay). */
   async submit(submission: Submission, idempotency?: IdempotencyRequest): Promise<Submitted> {
+    await this.policies.admit(submission.accountId, submission.network, submission.signer, [
+      submission.intent,
+    ]);
     const operation = newQueuedOperation({
       id: submission.id ?? newId(),
       accountId: submission.accountId,

@@ -16,7 +16,7 @@ export class ApiError extends Error {
 /**
  * Calls the API; resolves to the envelope's `data`, rejects with an ApiError carrying the
  * envelope's `message`, which the page shows as it is.
- * @param {'GET' | 'POST' | 'PATCH' | 'DELETE'} method
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
  * @param {string} path
  * @param {object} [body]
  * @returns {Promise<unknown>}

@@ -27,6 +27,7 @@ import { loadAssets, setUpAssets } from './assets.js';
 import { explorerLink, loadExplorers } from './explorer.js';
 import { operationDetail } from './operation-detail.js';
 import { latencySummary, pendingNowSummary, usageChart } from './usage-chart.js';
+import { clearPolicies, loadPolicies, setUpPolicies } from './policies.js';
 import { clearWebhooks, loadWebhooks, setUpWebhooks } from './webhooks.js';
 
 /**
@@ -85,6 +86,7 @@ function showSignedOut(message, moveFocus = true) {
   hideNewKey();
   clearWebhooks();
   clearAirdrops();
+  clearPolicies();
   if (message) announce(message);
   if (moveFocus) $('signed-out-title').focus();
 }
@@ -112,6 +114,7 @@ function showSignedIn(account, message) {
   void loadUsage();
   void loadWebhooks();
   void loadAssets();
+  void loadPolicies();
 }
 
 /**
@@ -420,6 +423,8 @@ const EVENT_NAMES = /** @type {Record<string, string>} */ ({
   'api_key.revoked': 'API key revoked',
   'managed_key.used': 'Managed key signed a transaction',
   'managed_key.rewrapped': 'Managed keys wrapped under a new master key',
+  'signing_policy.updated': 'Signing policies changed',
+  'signing_policy.violated': 'A write refused by a signing policy',
   'webhook_endpoint.created': 'Webhook endpoint added',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
   'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
@@ -536,6 +541,7 @@ async function start() {
     ...NETWORKS.map((network) => el('option', { value: network, text: network })),
   );
   setUpWebhooks({ sessionEnded });
+  setUpPolicies({ sessionEnded });
   setUpAssets({ sessionEnded });
   setUpAirdrops({ sessionEnded, showOperation });
   await loadExplorers();

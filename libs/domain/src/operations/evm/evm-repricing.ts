@@ -5,11 +5,13 @@ import {
   bumpedFees,
   decodeSigned,
   feesJson,
+  maxCost,
   replacementFees,
   type EvmNetworkDefinition,
 } from '@app/chains';
 import { OperationRepository, type OperationEntity } from '@app/database';
 import { WalletKeys } from '../wallet-keys';
+import { SigningPolicies } from '../../policies/signing-policies';
 import { feePolicyOf } from './evm-fee-policy';
 
 /** Why a transaction is signed again: unmined while the market asks more, or refused its price. */
@@ -28,6 +30,7 @@ export class EvmRepricing {
     private readonly evm: EvmAdapter,
     private readonly operations: OperationRepository,
     private readonly keys: WalletKeys,
+    private readonly policies: SigningPolicies,
   ) {}
 
   /**
@@ -35,7 +38,9 @@ export class EvmRepricing {
    * yet): a `stuck` version only when the market asks more than it offers; one the node
    * `refused` for its price at the market's fees (with the node's minimum tip, once it named
    * one) or the previous ones bumped, whichever is more. Null when no replacement is called for
-   * or the ceiling leaves no room; 'moved-on' when another worker replaced or settled it first.
+   * or the ceiling (the deployment's, or the account's `max_fee_gwei`) leaves no room, or what
+   * it could cost more than the version it replaces passes the account's daily cap; 'moved-on'
+   * when another worker replaced or settled it first.
    */
   async replace(
     network: EvmNetworkDefinition,
@@ -43,13 +48,34 @@ export class EvmRepricing {
     why: RepriceReason,
   ): Promise<OperationEntity | null | 'moved-on'> {
     const { unsigned, fees: previous } = decodeSigned(operation.signedTx!);
-    const market = await this.evm.fees(network);
-    const policy = feePolicyOf(this.config, network);
+    const [market, signingPolicy] = await Promise.all([
+      this.evm.fees(network),
+      this.policies.of(operation.accountId),
+    ]);
+    const policy = feePolicyOf(this.config, network, signingPolicy);
     const fees =
       why === 'stuck'
         ? replacementFees(previous, market, policy)
         : bumpedFees(previous, market, policy);
     if (!fees) return null;
+    // Only one version can be mined: the day's cap counts what this one may cost beyond it.
+    const more = maxCost(unsigned.gasLimit, fees) - maxCost(unsigned.gasLimit, previous);
+    if (more > 0n) {
+      const overCap = await this.policies.reserve(
+        operation.accountId,
+        signingPolicy,
+        network,
+        more,
+      );
+      if (overCap) {
+        this.logger.warn({
+          msg: 'Replacement held back',
+          operationId: operation.id,
+          why: overCap.message,
+        });
+        return null;
+      }
+    }
     const signed = await this.keys.withEvmKey(operation.accountId, (key) =>
       this.evm.sign(network, key, unsigned, fees),
     );

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { formatUnits } from 'ethers';
 import { AppError, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -7,11 +8,13 @@ import {
   cappedFees,
   feesJson,
   insufficientFunds,
+  landingPricePerGas,
   maxCost,
   nodeRefusal,
   type BroadcastResult,
   type EvmCall,
   type EvmNetworkDefinition,
+  type FeeFields,
 } from '@app/chains';
 import {
   NonceLedgerRepository,
@@ -28,6 +31,13 @@ import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
 import { nextAfterGap, planNonceHealing } from './nonce-healing';
 import { mergeTwins } from './send-batch-twins';
+import { SigningPolicies } from '../../policies/signing-policies';
+import {
+  PolicyViolation,
+  feeCeilingWei,
+  intentViolation,
+  type SigningPolicy,
+} from '../../policies/signing-policy';
 
 const MAX_BATCH = 200;
 const LOGGED_ERROR_MAX = 500;
@@ -45,6 +55,12 @@ interface SignedSend extends PendingSend {
   hash: string;
   /** What it can cost the wallet at most (see maxCost). */
   cost: bigint;
+}
+
+/** The account's signing policy, and the breach of its fee ceiling the market makes now. */
+interface BatchRules {
+  policy: SigningPolicy;
+  feeBreach: PolicyViolation | null;
 }
 
 /** A batch's view of its wallet's funds: what its pending transactions leave for new ones. */
@@ -77,6 +93,7 @@ export class EvmSendPipeline {
     private readonly faults: FaultInjection,
     private readonly gaps: EvmNonceGaps,
     private readonly settler: OperationSettler,
+    private readonly policies: SigningPolicies,
   ) {}
 
   /**
@@ -114,18 +131,20 @@ export class EvmSendPipeline {
           // The secret is read before the lock is taken: while the lock's connection is held,
           // every query runs on it, never on a second pool connection (that could deadlock).
           await this.keys.withEvmKey(accountId, async (key) => {
+            const [policy, market] = await Promise.all([
+              this.policies.of(accountId),
+              this.evm.fees(network),
+            ]);
             const signer = {
               network,
               address,
               key,
-              // Above the ceiling, the transaction waits for fees to come down.
-              fees: cappedFees(
-                await this.evm.fees(network),
-                feePolicyOf(this.config, network).maxFeePerGas,
-              ),
+              // Above the deployment's ceiling, the transaction waits for fees to come down.
+              fees: cappedFees(market, feePolicyOf(this.config, network, policy).maxFeePerGas),
             };
+            const rules = { policy, feeBreach: feeCeilingBreach(network, policy, market) };
             await this.ledger.withWalletLock(wallet, (session) =>
-              this.sendBatch(session, signer, batch),
+              this.sendBatch(session, signer, rules, batch),
             );
           });
         } catch (error) {
@@ -144,14 +163,24 @@ export class EvmSendPipeline {
    * wallet can pay for together is signed (the balance its pool leaves, read with the nonce, in
    * one round trip): the rest fail with 409 before a nonce is taken, since a transaction the
    * wallet cannot pay for would hold its nonce, and every later one, until the wallet is funded.
+   * What the account's signing policy forbids fails here too, the last line of defence.
    */
   private async sendBatch(
     session: WalletSession,
     signer: WalletSigner,
+    rules: BatchRules,
     batch: PendingSend[],
   ): Promise<void> {
     const signed: SignedSend[] = [];
     const unpaid: { item: PendingSend; cost: bigint }[] = [];
+    const refused: PendingSend[] = [];
+    const announcements: (() => Promise<void>)[] = [];
+    const refuse = async (item: PendingSend, violation: PolicyViolation) => {
+      const { accountId, id } = item.operation;
+      await this.policies.violated(accountId, violation, id, session.scope);
+      announcements.push(await this.settler.failWithin(session.scope, item.operation, violation));
+      refused.push(item);
+    };
     const funds: Funds = { left: 0n };
     await session.transaction(async () => {
       const [start, balance] = await Promise.all([
@@ -169,9 +198,33 @@ export class EvmSendPipeline {
           item.done(); // another worker signed it first; its job confirms it
           continue;
         }
+        const broken =
+          rules.feeBreach ??
+          intentViolation(
+            rules.policy,
+            signer.network.network,
+            item.operation.intent,
+            signer.address,
+          );
+        if (broken) {
+          await refuse(item, broken);
+          continue;
+        }
         const cost = maxCost(item.call.gasLimit, signer.fees);
         if (cost > funds.left) {
           unpaid.push({ item, cost });
+          continue;
+        }
+        const { accountId } = item.operation;
+        const overCap = await this.policies.reserve(
+          accountId,
+          rules.policy,
+          signer.network,
+          cost,
+          session.scope,
+        );
+        if (overCap) {
+          await refuse(item, overCap);
           continue;
         }
         funds.left -= cost;
@@ -196,6 +249,8 @@ export class EvmSendPipeline {
       );
       await this.ledger.write(session.scope, signer.network.chainKey, signer.address, next);
     });
+    for (const announce of announcements) await announce();
+    for (const item of refused) item.done(); // failed here: its run reads it settled
     for (const { item, cost } of unpaid) {
       METRICS.walletFundsShort.inc({ network: signer.network.network, stage: 'before-signing' });
       item.done(insufficientFunds({ ...this.shortOf(signer), balance: funds.left, needed: cost }));
@@ -355,6 +410,26 @@ export class EvmSendPipeline {
       }
     }
   }
+}
+
+/**
+ * The account's fee ceiling broken by the market: what one gas costs to be mined now is above
+ * it, so nothing signed within it could land. Null without a ceiling on the network.
+ */
+function feeCeilingBreach(
+  network: EvmNetworkDefinition,
+  policy: SigningPolicy,
+  market: FeeFields,
+): PolicyViolation | null {
+  const ceiling = feeCeilingWei(policy, network.network);
+  const price = landingPricePerGas(market);
+  if (ceiling === undefined || price <= ceiling) return null;
+  return new PolicyViolation(
+    'max_fee_gwei',
+    `a gas costs ${formatUnits(price, 'gwei')} gwei on ${network.network} now, above the ` +
+      `account's ceiling of ${policy.max_fee_gwei![network.network]} gwei.`,
+    network.network,
+  );
 }
 
 /** The row as markSignedMany (and markSubmittedMany) wrote it. */

@@ -11,6 +11,7 @@ import {
   planSolanaTransaction,
   reached,
   localSolanaKey,
+  mostLamportsAsked,
   signWireWith,
   nodeRefusal,
   solanaErrorToAppError,
@@ -35,6 +36,8 @@ import { CheckLater } from '../check-later';
 import { RetryLater } from '../retry-later';
 import { RoundMemory } from '../round-memory';
 import type { CheckVerdict, TransactionLifecycle } from '../transaction-lifecycle';
+import { SigningPolicies } from '../../policies/signing-policies';
+import { intentViolation, type PolicyViolation } from '../../policies/signing-policy';
 
 const STATUS_POLL_MS = [0, 10, 20, 40, 80, 160, 320, 500];
 /** How often, while a signature has no status, the blockhash's expiry is checked. */
@@ -97,6 +100,7 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     private readonly keys: WalletKeys,
     private readonly secretBox: SecretBox,
     private readonly faults: FaultInjection,
+    private readonly policies: SigningPolicies,
   ) {}
 
   /** Follows the signature this round; its timers are kept between rounds. */
@@ -121,6 +125,11 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     network: SolanaNetworkDefinition,
     operation: OperationEntity,
   ): Promise<OperationEntity | null> {
+    const policy = await this.policies.of(operation.accountId);
+    await this.refuseBreach(
+      operation,
+      intentViolation(policy, network.network, operation.intent, operation.signer),
+    );
     const newMint = needsNewMint(operation.intent) ? this.newMintOf(operation) : undefined;
     const planned = await planSolanaTransaction(
       this.solana,
@@ -137,6 +146,11 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
         ...(newMint ? [localSolanaKey(newMint.signer)] : []),
       ]),
     );
+    if (policy.daily_native_cap?.[network.network] !== undefined) {
+      const cost = mostLamportsAsked(signed.wire, planned.fees, await this.solana.rentOf(network));
+      const overCap = await this.policies.reserve(operation.accountId, policy, network, cost);
+      await this.refuseBreach(operation, overCap);
+    }
     const stored = {
       signedTx: signed.wire.toString('base64'),
       txHash: signed.signature,
@@ -162,6 +176,19 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
       ...(newMint ? { newMintAddress: newMint.signer.address } : {}),
       updatedAt: new Date(),
     };
+  }
+
+  /**
+   * A breach of the account's signing policy found before anything is stored: recorded, and
+   * thrown (the operation fails with it; the bytes signed, if any, never leave).
+   */
+  private async refuseBreach(
+    operation: OperationEntity,
+    violation: PolicyViolation | null,
+  ): Promise<void> {
+    if (!violation) return;
+    await this.policies.violated(operation.accountId, violation, operation.id);
+    throw violation;
   }
 
   /**

@@ -1,18 +1,20 @@
-import { Connection, PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import {
   TOKEN_2022_PROGRAM_ID,
   getAccount,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { Contract, JsonRpcProvider } from 'ethers';
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { queryDatabase } from '@test/support/chain-reads';
+import { privateKeySightings } from '@test/support/private-key-scan';
+import { serviceProcessesStarted } from '@test/support/service-process';
 import type { HttpClient, HttpResponse } from '@test/support/http-client';
 import {
   newAccountClient,
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
-import { freshSoftHsmToken } from '@test/support/softhsm';
+import { pkcs11SignerEnv } from '@test/support/softhsm';
 
 jest.setTimeout(120_000);
 
@@ -59,16 +61,7 @@ async function collectionWithItem(network: string) {
 }
 
 beforeAll(async () => {
-  const token = freshSoftHsmToken();
-  stack = await startServiceStack({
-    env: {
-      SIGNER_BACKEND: 'pkcs11',
-      PKCS11_MODULE: token.module,
-      PKCS11_TOKEN_LABEL: token.tokenLabel,
-      PKCS11_PIN: token.pin,
-      SOFTHSM2_CONF: process.env.SOFTHSM2_CONF!,
-    },
-  });
+  stack = await startServiceStack({ env: pkcs11SignerEnv() });
   const user = await newAccountClient(stack.http);
   api = user.api;
   const address = (prefix: (key: string) => boolean) =>
@@ -148,4 +141,125 @@ it('signs Solana writes in the token: a token made and minted, an NFT minted', a
     maxSupportedTransactionVersion: 0,
   });
   expect(landed?.transaction.message.staticAccountKeys[0].toBase58()).toBe(wallets.solana);
+});
+
+/** The account that sent a landed transaction: the EVM sender, or the Solana fee payer. */
+async function senderOf(network: 'base' | 'solana', tx: string): Promise<string> {
+  if (network === 'base') {
+    const provider = new JsonRpcProvider(stack.chains.evmRpcUrl);
+    try {
+      return (await provider.getTransaction(tx))!.from;
+    } finally {
+      provider.destroy();
+    }
+  }
+  const connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
+  const landed = await connection.getTransaction(tx, {
+    commitment: 'confirmed',
+    maxSupportedTransactionVersion: 0,
+  });
+  return landed!.transaction.message.staticAccountKeys[0].toBase58();
+}
+
+/** An airdrop of three entries, followed until every entry is confirmed; its distinct txs. */
+async function airdropped(path: string, body: Record<string, unknown>): Promise<string[]> {
+  const accepted = await api.post(path, body);
+  expect(accepted.status).toBe(202);
+  const id = accepted.body.data.batch_id as string;
+  for (const deadline = Date.now() + 60_000; ;) {
+    const batch = (await api.get(`/batches/${id}`)).body.data;
+    if (batch.status === 'completed') break;
+    if (batch.status === 'completed_with_failures' || Date.now() > deadline) {
+      throw new Error(`airdrop ${id}: ${JSON.stringify(batch)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const items = (await api.get(`/batches/${id}/items`)).body.data.items as { tx: string }[];
+  return [...new Set(items.map((item) => item.tx))];
+}
+
+it.each(['base', 'solana'] as const)(
+  'signs every other write kind in the token on %s: transfers, burns and airdrops',
+  async (network) => {
+    const wallet = network === 'base' ? wallets.evm : wallets.solana;
+    const stranger = () =>
+      network === 'base' ? Wallet.createRandom().address : Keypair.generate().publicKey.toBase58();
+    const txs: string[] = [];
+    const token = confirmed(
+      await api.post('/tokens', { network, name: 'HSM all', symbol: 'HSMA', amount: 100 }),
+    );
+    const asset = token.mint_address as string;
+    txs.push(
+      confirmed(
+        await api.post(`/tokens/${asset}/transfer`, { network, recipient: stranger(), amount: 3 }),
+      ).tx,
+      confirmed(await api.post(`/tokens/${asset}/burn`, { network, amount: 2 })).tx,
+    );
+    const { collection, item } = await collectionWithItem(network);
+    const itemId = network === 'base' ? item.token_id : item.mint_address;
+    txs.push(
+      confirmed(
+        await api.post(`/nfts/${collection.mint_address}/transfer`, {
+          network,
+          recipient: stranger(),
+          token_id: String(itemId),
+        }),
+      ).tx,
+    );
+    const second = confirmed(
+      await api.post(`/nfts/${collection.mint_address}/mint`, {
+        network,
+        name: 'Burnt',
+        images: [IMAGE],
+      }),
+    );
+    txs.push(
+      network === 'base'
+        ? confirmed(
+            await api.post(`/nfts/${collection.mint_address}/burn`, {
+              network,
+              tokenId: Number(second.token_id),
+            }),
+          ).tx
+        : confirmed(await api.post(`/nfts/${second.mint_address}/burn`, { network })).tx,
+    );
+    const recipients = [stranger(), stranger(), stranger()];
+    txs.push(
+      ...(await airdropped(`/tokens/${asset}/airdrop`, {
+        network,
+        recipients: recipients.map((recipient) => ({ recipient, amount: 1 })),
+      })),
+      ...(await airdropped(`/nfts/${collection.mint_address}/airdrop`, {
+        network,
+        items: recipients.map((recipient, i) => ({
+          recipient,
+          name: `Drop ${i}`,
+          images: [IMAGE],
+        })),
+      })),
+    );
+    for (const tx of txs) expect(await senderOf(network, tx)).toBe(wallet);
+  },
+);
+
+it("leaves the wallets' private keys nowhere in the database or the service logs", async () => {
+  const tables = await queryDatabase<{ name: string }>(
+    stack.env.DATABASE_URL,
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`,
+  );
+  const texts: { source: string; text: string }[] = [];
+  for (const { name } of tables) {
+    const rows = await queryDatabase<{ row: string }>(
+      stack.env.DATABASE_URL,
+      `SELECT to_jsonb(t)::text AS row FROM "${name}" t`,
+    );
+    texts.push({ source: `table ${name}`, text: rows.map((row) => row.row).join('\n') });
+  }
+  expect(texts.find((text) => text.source === 'table transactions')?.text.length).toBeGreaterThan(
+    0,
+  );
+  for (const service of serviceProcessesStarted()) {
+    texts.push({ source: service.name, text: service.output() });
+  }
+  expect(privateKeySightings(wallets, texts)).toEqual([]);
 });

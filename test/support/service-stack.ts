@@ -8,6 +8,7 @@ import {
 import { HttpClient } from './http-client';
 import { startJsonRpcRecorder, type JsonRpcRecorder } from './json-rpc-recorder';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
+import { pkcs11SignerEnv } from './softhsm';
 import { startTestServices, type TestServices } from './test-services';
 
 export interface ServiceStack {
@@ -84,7 +85,7 @@ export async function startServiceStack(
     ...(redisProxy ? [redisProxy] : []),
     ...(evmRecorder ? [evmRecorder] : []),
   ];
-  const env = {
+  const env: Record<string, string> = {
     APP_PROFILE: 'local',
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: redisProxy?.url ?? services.redisUrl,
@@ -94,6 +95,7 @@ export async function startServiceStack(
     LOCAL_SOLANA_RPC_URL: solanaRpcUrl,
     LOCAL_SOLANA_WS_URL: solanaWsUrl,
     RECONCILE_INTERVAL_MS: '500',
+    ...(process.env.TEST_SIGNER_BACKEND === 'pkcs11' ? pkcs11SignerEnv() : {}),
     ...options.env,
   };
   const startWorker = (extraEnv: Record<string, string> = {}) =>
@@ -114,6 +116,14 @@ export async function startServiceStack(
   const [api, ...workers] = starts.map(
     (start) => (start as PromiseFulfilledResult<ServiceProcess>).value,
   );
+  if (env.SIGNER_BACKEND === 'pkcs11') {
+    // A run meant to sign in the token (TEST_SIGNER_BACKEND=pkcs11) must not pass on local keys.
+    for (const service of [api, ...workers]) {
+      if (!/sign in PKCS#11 token/.test(service.output())) {
+        throw new Error(`A service process did not open the PKCS#11 token:\n${service.output()}`);
+      }
+    }
+  }
   const stack: ServiceStack = {
     services,
     chains,

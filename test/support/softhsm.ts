@@ -31,3 +31,18 @@ export function freshSoftHsmToken(): SoftHsmToken {
   );
   return { module, tokenLabel, pin };
 }
+
+/**
+ * The service's environment for SIGNER_BACKEND=pkcs11 on a fresh token. Set for every stack of a
+ * run with TEST_SIGNER_BACKEND=pkcs11 (`npm run test:e2e:pkcs11`), and by the PKCS#11 suite.
+ */
+export function pkcs11SignerEnv(): Record<string, string> {
+  const token = freshSoftHsmToken();
+  return {
+    SIGNER_BACKEND: 'pkcs11',
+    PKCS11_MODULE: token.module,
+    PKCS11_TOKEN_LABEL: token.tokenLabel,
+    PKCS11_PIN: token.pin,
+    SOFTHSM2_CONF: process.env.SOFTHSM2_CONF!,
+  };
+}

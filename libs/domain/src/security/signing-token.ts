@@ -1,4 +1,10 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { Pkcs11Token } from '@app/chains';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 
@@ -9,6 +15,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
  */
 @Injectable()
 export class SigningToken implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(SigningToken.name);
   private opened?: Pkcs11Token;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
@@ -17,7 +24,11 @@ export class SigningToken implements OnModuleInit, OnApplicationShutdown {
     // One instance a process (the API's IssuanceModule or the worker's ExecutionModule), as a
     // PKCS#11 module is initialized once a process.
     if (this.config.signer.backend === 'pkcs11') {
-      this.opened ??= Pkcs11Token.open(this.config.signer.pkcs11);
+      const settings = this.config.signer.pkcs11;
+      this.opened ??= Pkcs11Token.open(settings);
+      this.logger.log(
+        `Managed keys sign in PKCS#11 token "${settings.tokenLabel}" (${settings.module})`,
+      );
     }
   }
 

@@ -62,7 +62,15 @@ export interface AppConfig {
    * failing: an unreachable database is a prompt 503, not a request that hangs.
    */
   databaseConnectTimeoutMs: number;
+  /** REDIS_URL: the one Redis node (`redis://` or `rediss://`); unused with `redisSentinel`. */
   redisUrl: string;
+  /**
+   * REDIS_SENTINELS (`host:port,...`) and REDIS_SENTINEL_NAME: the primary the Sentinels name,
+   * followed through failovers.
+   */
+  redisSentinel?: { sentinels: { host: string; port: number }[]; name: string };
+  /** REDIS_USERNAME / REDIS_PASSWORD (an ACL user, or AUTH alone), where the URL has none. */
+  redisAuth: { username?: string; password?: string };
   crypto: {
     /** The key new secrets are encrypted under. */
     activeKey: MasterKey;

@@ -166,6 +166,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WORKER_MIN_CONCURRENCY: '0' })).toThrow(/WORKER_MIN_CONCURRENCY/);
   });
 
+  it('reaches Redis by URL, or through Sentinels that name the primary', () => {
+    const single = loadConfig({
+      REDIS_URL: 'rediss://cache.example.com:6380',
+      REDIS_PASSWORD: 'pw',
+    });
+    expect(single).toMatchObject({
+      redisUrl: 'rediss://cache.example.com:6380',
+      redisAuth: { password: 'pw' },
+    });
+    expect(single.redisSentinel).toBeUndefined();
+    const sentinel = loadConfig({
+      REDIS_SENTINELS: 'a.example.com:26379, 10.0.0.2:26380',
+      REDIS_SENTINEL_NAME: 'ais',
+      REDIS_USERNAME: 'worker',
+      REDIS_PASSWORD: 'pw',
+    });
+    expect(sentinel.redisSentinel).toEqual({
+      sentinels: [
+        { host: 'a.example.com', port: 26379 },
+        { host: '10.0.0.2', port: 26380 },
+      ],
+      name: 'ais',
+    });
+    expect(sentinel.redisAuth).toEqual({ username: 'worker', password: 'pw' });
+    expect(() => loadConfig({ REDIS_SENTINELS: 'a:1' })).toThrow(/REDIS_SENTINEL_NAME/);
+    expect(() => loadConfig({ REDIS_SENTINELS: 'a', REDIS_SENTINEL_NAME: 'x' })).toThrow(
+      /REDIS_SENTINELS must be host:port/,
+    );
+  });
+
   it('keeps managed keys local unless SIGNER_BACKEND=pkcs11 names a token', () => {
     expect(loadConfig({}).signer).toEqual({ backend: 'local' });
     const token = {

@@ -103,7 +103,7 @@ export function loadConfig(env: Env): AppConfig {
       100,
       600_000,
     ),
-    redisUrl: url('REDIS_URL', required('REDIS_URL', fallback('REDIS_URL'))),
+    ...redisTopology(env, fallback('REDIS_URL')),
     crypto: { activeKey, keys },
     signer: signer(env),
     chains: {
@@ -289,6 +289,29 @@ function webhooks(env: Env): AppConfig['webhooks'] {
       50,
       600_000,
     ),
+  };
+}
+
+function redisTopology(
+  env: Env,
+  fallbackUrl: string | undefined,
+): Pick<AppConfig, 'redisUrl' | 'redisSentinel' | 'redisAuth'> {
+  const redisAuth = {
+    ...(env.REDIS_USERNAME ? { username: env.REDIS_USERNAME } : {}),
+    ...(env.REDIS_PASSWORD ? { password: env.REDIS_PASSWORD } : {}),
+  };
+  if (!env.REDIS_SENTINELS) {
+    return { redisUrl: url('REDIS_URL', required('REDIS_URL', fallbackUrl)), redisAuth };
+  }
+  const sentinels = env.REDIS_SENTINELS.split(',').map((node) => {
+    const match = /^\s*([^\s:]+):(\d{1,5})\s*$/.exec(node);
+    if (!match) throw new ConfigError('REDIS_SENTINELS', `must be host:port,... (got "${node}")`);
+    return { host: match[1], port: Number(match[2]) };
+  });
+  return {
+    redisUrl: env.REDIS_URL ?? '',
+    redisSentinel: { sentinels, name: required('REDIS_SENTINEL_NAME', env.REDIS_SENTINEL_NAME) },
+    redisAuth,
   };
 }
 

@@ -12,6 +12,7 @@ export * from './operation-queue';
 export * from './queue-shard';
 export * from './queue.module';
 export * from './redis-channel';
+export * from './redis-client';
 export * from './redis-deadline';
 export * from './redis.module';
 export * from './settlement-channel';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { AccountBacklog } from './account-backlog';
@@ -84,8 +85,11 @@ export class OperationQueue implements OnApplicationShutdown {
   private async add(operation: QueuedOperation, ahead: number): Promise<void> {
     const { id, network, accountId } = operation;
     const queue = this.queueOf(operation);
-    // Without an offline queue, a command sent before the connection is up fails at once.
+    // Without an offline queue, a command sent before the connection is up fails at once. Once
+    // ready, BullMQ's own wait resolves at once even while the connection is reconnecting (a
+    // Redis failover): wait for it to be up again, within the caller's REDIS_TIMEOUT_MS.
     await queue.waitUntilReady();
+    await connectionReady(this.connect());
     const backlog = this.backlog();
     const { pending, inFlight } = await backlog.register(network, accountId, id);
     const { weights, maxInFlight, overCapDelayMs } = this.config.scheduling;
@@ -187,8 +191,8 @@ export class OperationQueue implements OnApplicationShutdown {
   private connect(): Redis {
     // No offline queue: while Redis is away a command fails at once instead of waiting for a
     // reconnect (and piling up in memory); the reconciler enqueues later.
-    this.connection ??= LogContext.outside(
-      () => new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }),
+    this.connection ??= LogContext.outside(() =>
+      redisClient(this.config, { maxRetriesPerRequest: 2, enableOfflineQueue: false }),
     );
     return this.connection;
   }

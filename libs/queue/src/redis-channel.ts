@@ -1,5 +1,6 @@
 import { Inject, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { REDIS } from './redis.module';
@@ -37,7 +38,7 @@ export abstract class RedisChannel implements OnApplicationShutdown {
   }
 
   private async subscribe(): Promise<void> {
-    this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    this.subscriber = redisClient(this.config, { maxRetriesPerRequest: null });
     this.subscriber.on('message', (_channel: string, message: string) => {
       for (const notify of this.listeners) notify(message);
     });

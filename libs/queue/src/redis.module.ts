@@ -1,5 +1,6 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 
 /** Injection token of the shared ioredis client (created when the module starts, not on import). */
@@ -14,7 +15,7 @@ export const REDIS = Symbol('REDIS');
       // Auto-pipelining: the commands of one event-loop turn (a rate-limit count per request)
       // go out in one socket write; one write each was a tenth of a busy API's CPU.
       useFactory: (config: AppConfig) =>
-        new Redis(config.redisUrl, {
+        redisClient(config, {
           maxRetriesPerRequest: 3,
           enableOfflineQueue: true,
           enableAutoPipelining: true,

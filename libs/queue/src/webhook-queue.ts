@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { redisDeadline } from './redis-deadline';
@@ -43,7 +44,7 @@ export class WebhookQueue implements OnApplicationShutdown {
 
   private open(): Queue<WebhookPumpJobData> {
     this.queue ??= LogContext.outside(() => {
-      this.connection = new Redis(this.config.redisUrl, {
+      this.connection = redisClient(this.config, {
         maxRetriesPerRequest: 2,
         enableOfflineQueue: false,
       });

@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AirdropPacker, CheckLater, OperationRunner, RetryLater } from '@app/domain';
@@ -24,6 +24,7 @@ import {
   type LineEntry,
   type QueueJobData,
   type ShardRef,
+  redisClient,
 } from '@app/queue';
 import { AccountSlots } from '../scheduling/account-slots';
 import { QueueConcurrency } from '../scheduling/queue-concurrency';
@@ -89,7 +90,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
 
   private async startShard({ network, shard }: ShardRef, orphaned: boolean): Promise<void> {
     const name = operationQueueName(network, shard);
-    this.connection ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    this.connection ??= redisClient(this.config, { maxRetriesPerRequest: null });
     if (orphaned) await this.takeBackOrphans(name, this.connection);
     const worker = new Worker<QueueJobData>(
       name,

@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { boundedText, LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PgNotifications, WebhookEndpointRepository } from '@app/database';
@@ -17,6 +17,7 @@ import {
   WebhookQueue,
   closeWorker,
   type WebhookPumpJobData,
+  redisClient,
 } from '@app/queue';
 
 /** The Postgres channel a new delivery notifies, with its endpoint id (migration 1765400000000). */
@@ -59,7 +60,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
       (job) => LogContext.run({ jobId: job.id, queue: job.queueName }, () => this.handle(job)),
       {
         // BullMQ leaves a connection it was given open: closed by us after the worker.
-        connection: (this.connection = new Redis(this.config.redisUrl, {
+        connection: (this.connection = redisClient(this.config, {
           maxRetriesPerRequest: null,
         })),
         prefix: this.config.queue.prefix,

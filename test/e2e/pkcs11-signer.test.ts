@@ -14,7 +14,13 @@ import {
   startServiceStack,
   type ServiceStack,
 } from '@test/support/service-stack';
-import { pkcs11SignerEnv } from '@test/support/softhsm';
+import { TEST_PASSWORD, registerSession } from '@test/support/accounts';
+import {
+  freshSoftHsmToken,
+  pkcs11SignerEnv,
+  tokenObjectCount,
+  type SoftHsmToken,
+} from '@test/support/softhsm';
 
 jest.setTimeout(120_000);
 
@@ -31,6 +37,7 @@ const ERC721 = ['function ownerOf(uint256) view returns (address)'];
 let stack: ServiceStack;
 let api: HttpClient;
 let wallets: { evm: string; solana: string };
+let hsm: SoftHsmToken;
 
 function confirmed(response: HttpResponse): Record<string, any> {
   if (response.status !== 200 || response.body.data?.status !== 'confirmed') {
@@ -61,7 +68,8 @@ async function collectionWithItem(network: string) {
 }
 
 beforeAll(async () => {
-  stack = await startServiceStack({ env: pkcs11SignerEnv() });
+  hsm = freshSoftHsmToken();
+  stack = await startServiceStack({ env: pkcs11SignerEnv(hsm) });
   const user = await newAccountClient(stack.http);
   api = user.api;
   const address = (prefix: (key: string) => boolean) =>
@@ -262,4 +270,12 @@ it("leaves the wallets' private keys nowhere in the database or the service logs
     texts.push({ source: service.name, text: service.output() });
   }
   expect(privateKeySightings(wallets, texts)).toEqual([]);
+});
+
+it('discards the keys it made for a registration refused for a taken email', async () => {
+  const { email } = await registerSession(stack.http.baseUrl, 'hsm-taken');
+  const before = tokenObjectCount(hsm);
+  const again = await stack.http.post('/account/register', { email, password: TEST_PASSWORD });
+  expect(again.status).toBe(409);
+  expect(tokenObjectCount(hsm)).toBe(before);
 });

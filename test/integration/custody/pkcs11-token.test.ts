@@ -57,6 +57,14 @@ describe('Pkcs11Token on SoftHSM2', () => {
     expect(await token.privateKeyGuard(key.id)).toEqual({ sensitive: true, extractable: false });
   });
 
+  it('destroys a key pair, and a second destroy finds nothing to do', async () => {
+    const key = await token.generate('secp256k1', 'discarded');
+    await token.destroy(key.id);
+    await expect(token.publicKey(key.id)).rejects.toThrow(/holds no key/);
+    await expect(token.signDigest(key.id, '0x' + '11'.repeat(32))).rejects.toThrow(/holds no key/);
+    await expect(token.destroy(key.id)).resolves.toBeUndefined();
+  });
+
   it('finds a key again by its id alone, as another process would', async () => {
     const key = await token.generate('ed25519', 'found again');
     token.close();

@@ -142,6 +142,21 @@ export class Pkcs11Token {
     return found;
   }
 
+  /**
+   * Destroys the key pair `id` (both objects): a key made for a wallet that was never stored.
+   * A half that is already gone is no error.
+   */
+  async destroy(id: string): Promise<void> {
+    await this.withSession(async (session) => {
+      for (const objectClass of [pkcs11.CKO_PRIVATE_KEY, pkcs11.CKO_PUBLIC_KEY]) {
+        const handle = this.findOrNull(session, objectClass, id);
+        if (handle) this.library.C_DestroyObject(session, handle);
+      }
+    });
+    this.handles.delete(id);
+    this.publicKeys.delete(id);
+  }
+
   /** The attributes that keep the private key `id` in the token (for checks and audits). */
   async privateKeyGuard(id: string): Promise<{ sensitive: boolean; extractable: boolean }> {
     return this.withSession(async (session) => {
@@ -191,14 +206,22 @@ export class Pkcs11Token {
   }
 
   private find(session: pkcs11.Handle, objectClass: number, id: string): pkcs11.Handle {
+    const handle = this.findOrNull(session, objectClass, id);
+    if (!handle) throw new Error(`The token holds no key ${id}`);
+    return handle;
+  }
+
+  private findOrNull(
+    session: pkcs11.Handle,
+    objectClass: number,
+    id: string,
+  ): pkcs11.Handle | null {
     this.library.C_FindObjectsInit(session, [
       { type: pkcs11.CKA_CLASS, value: objectClass },
       { type: pkcs11.CKA_ID, value: Buffer.from(id, 'hex') },
     ]);
     try {
-      const handle = this.library.C_FindObjects(session);
-      if (!handle) throw new Error(`The token holds no key ${id}`);
-      return handle;
+      return this.library.C_FindObjects(session) ?? null;
     } finally {
       this.library.C_FindObjectsFinal(session);
     }

@@ -61,14 +61,24 @@ export class AccountService {
     const { session, row } = newSession(account.id, this.config.api.sessionTtlHours);
     // The account, its wallets and its session are one transaction: a registration cut short
     // (Postgres gone) leaves nothing, so the client's retry registers it anew.
-    await this.unitOfWork.run(async (scope) => {
-      if (!(await this.accounts.insert(scope, account))) {
-        throw AppError.conflict('An account with this email already exists.');
+    try {
+      await this.unitOfWork.run(async (scope) => {
+        if (!(await this.accounts.insert(scope, account))) {
+          throw AppError.conflict('An account with this email already exists.');
+        }
+        await this.wallets.insertMany(scope, wallets);
+        await this.sessions.insert(row, scope);
+        await this.audit.record(accountCreated(account, wallets, row.id), scope);
+      });
+    } catch (error) {
+      // The email was taken: nothing was stored, and unauthenticated callers can repeat it, so
+      // its keys go. Any other failure keeps them: had the commit landed unseen, destroying a
+      // stored wallet's key would lose the wallet (an orphan key is the smaller loss).
+      if (error instanceof AppError && error.code === 'CONFLICT') {
+        await this.managedWallets.discard(wallets);
       }
-      await this.wallets.insertMany(scope, wallets);
-      await this.sessions.insert(row, scope);
-      await this.audit.record(accountCreated(account, wallets, row.id), scope);
-    });
+      throw error;
+    }
     await this.managedWallets.fund(wallets);
     return { account: accountProfile(account, wallets), session };
   }

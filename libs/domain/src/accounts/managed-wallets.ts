@@ -26,7 +26,7 @@ export class ManagedWallets {
   /**
    * New keys for the account's wallets: made here and sealed under the master key, or (pkcs11)
    * made in the token, which keeps them; the row then holds only the token's id of the key. A
-   * registration that fails after this leaves its keys unused in the token.
+   * registration that fails after this discards them (`discard`).
    */
   generate(accountId: string): Promise<ManagedWalletEntity[]> {
     return Promise.all(
@@ -67,6 +67,17 @@ export class ManagedWallets {
         ? computeAddress(`0x${key.publicKey}`)
         : bs58.encode(Buffer.from(key.publicKey, 'hex'));
     return { address, tokenKeyId: key.id };
+  }
+
+  /**
+   * Destroys the token's keys of wallets that were never stored (a registration refused or cut
+   * short after `generate`): a retried or repeated registration must not pile keys up in the
+   * token. Sealed local keys were never stored anywhere: nothing to do.
+   */
+  async discard(wallets: readonly ManagedWalletEntity[]): Promise<void> {
+    for (const wallet of wallets) {
+      if (wallet.tokenKeyId) await this.signingToken.token.destroy(wallet.tokenKeyId);
+    }
   }
 
   /** Local profile only. A chain that is down does not fail a registration; it is logged. */

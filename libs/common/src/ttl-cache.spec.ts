@@ -17,6 +17,14 @@ describe('TtlCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  it('drops one entry by its key', () => {
+    const cache = new TtlCache<string>(100, 10, clock);
+    cache.set('a', 'A');
+    cache.set('b', 'B');
+    cache.delete('a');
+    expect([cache.get('a'), cache.get('b')]).toEqual([undefined, 'B']);
+  });
+
   it('drops the entries whose value matches', () => {
     const cache = new TtlCache<{ id: string }>(100, 10, clock);
     cache.set('a', { id: 'k1' });

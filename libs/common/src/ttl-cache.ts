@@ -30,6 +30,10 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Drops every entry whose value matches. */
   deleteWhere(matches: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) {

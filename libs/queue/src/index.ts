@@ -17,6 +17,7 @@ export * from './redis-deadline';
 export * from './redis.module';
 export * from './settlement-channel';
 export * from './shard-lease-keeper';
+export * from './signing-policy-changes';
 export * from './shard-leases';
 export * from './shard-plan';
 export * from './webhook-queue';

@@ -6,6 +6,7 @@ import { ApiKeyRevocations } from './api-key-revocations';
 import { OperationQueue } from './operation-queue';
 import { REDIS, RedisModule } from './redis.module';
 import { SettlementChannel } from './settlement-channel';
+import { SigningPolicyChanges } from './signing-policy-changes';
 import { WebhookQueue } from './webhook-queue';
 
 @Global()
@@ -15,6 +16,7 @@ import { WebhookQueue } from './webhook-queue';
     OperationQueue,
     SettlementChannel,
     ApiKeyRevocations,
+    SigningPolicyChanges,
     WebhookQueue,
     {
       provide: AccountBacklog,
@@ -28,6 +30,7 @@ import { WebhookQueue } from './webhook-queue';
     OperationQueue,
     SettlementChannel,
     ApiKeyRevocations,
+    SigningPolicyChanges,
     WebhookQueue,
     AccountBacklog,
   ],

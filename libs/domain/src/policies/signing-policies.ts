@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import type { AssetIntent } from '@app/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { TtlCache, boundedText, type AssetIntent } from '@app/common';
 import { ChainRegistry, NetworkRegistry, type NetworkDefinition } from '@app/chains';
 import { SigningPolicyRepository, UnitOfWork, type WorkScope } from '@app/database';
+import { SigningPolicyChanges } from '@app/queue';
 import { AuditTrail } from '../audit/audit-trail';
 import { fromBaseUnits } from '../assets/amounts';
 import {
@@ -16,6 +17,13 @@ import {
 
 /** How many refused entries of an airdrop a 403 names. */
 const MAX_NAMED_ENTRIES = 20;
+/**
+ * How stale a cached policy may be if a change's message is lost (Redis away). Every write reads
+ * its account's policy at the API and again before signing: read from Postgres each time, that
+ * was 0.4-0.7 ms of CPU a mint (bench:mint-cost, two runs each: EVM 10.0 -> 10.7 ms, Solana
+ * 12.6 -> 13.0; cached, 10.1 and 12.3).
+ */
+const POLICY_TTL_MS = 5_000;
 
 /**
  * An account's signing policies (docs/security.md#signing-policies): set through a session,
@@ -25,7 +33,11 @@ const MAX_NAMED_ENTRIES = 20;
  */
 @Injectable()
 export class SigningPolicies {
+  private readonly logger = new Logger(SigningPolicies.name);
   private readonly context: PolicyContext;
+  private readonly cached = new TtlCache<SigningPolicy>(POLICY_TTL_MS);
+  private hearing?: Promise<void>;
+  private caching = false;
 
   constructor(
     networks: NetworkRegistry,
@@ -33,6 +45,7 @@ export class SigningPolicies {
     private readonly policies: SigningPolicyRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly audit: AuditTrail,
+    private readonly changes: SigningPolicyChanges,
   ) {
     this.context = {
       resolveNetwork: (network) => networks.resolve(network),
@@ -43,10 +56,19 @@ export class SigningPolicies {
     };
   }
 
-  /** The account's policy; `{}` (no rules) when it never set one. */
-  async of(accountId: string, scope?: WorkScope): Promise<SigningPolicy> {
-    const stored: SigningPolicy | null = await this.policies.find(accountId, scope);
-    return stored ?? {};
+  /**
+   * The account's policy; `{}` (no rules) when it never set one. Cached per process once this
+   * process hears of changes: a change reaches every process as soon as the news arrives, and
+   * at worst after POLICY_TTL_MS.
+   */
+  async of(accountId: string): Promise<SigningPolicy> {
+    this.hearChanges();
+    const cached = this.cached.get(accountId);
+    if (cached) return cached;
+    const stored: SigningPolicy | null = await this.policies.find(accountId);
+    const policy = stored ?? {};
+    if (this.caching) this.cached.set(accountId, policy);
+    return policy;
   }
 
   /** Replaces the account's policy with the body's (400 naming each problem), audited. */
@@ -59,6 +81,8 @@ export class SigningPolicies {
         scope,
       );
     });
+    this.forget(accountId);
+    await this.changes.publish(accountId);
     return policy;
   }
 
@@ -150,6 +174,24 @@ export class SigningPolicies {
         'spent (UTC); it resets at midnight UTC.',
       network.network,
     );
+  }
+
+  /** Caching starts once changes are heard; until then every read goes to Postgres. */
+  private hearChanges(): void {
+    this.hearing ??= this.changes
+      .listen((accountId) => this.forget(accountId))
+      .then(
+        () => {
+          this.caching = true;
+        },
+        (error: unknown) => {
+          this.logger.warn(`Not caching signing policies: ${boundedText(error, 300)}`);
+        },
+      );
+  }
+
+  private forget(accountId: string): void {
+    this.cached.delete(accountId);
   }
 
   private async refuse(accountId: string, violation: PolicyViolation): Promise<never> {

@@ -15,6 +15,7 @@ import {
   type ServiceStack,
 } from '@test/support/service-stack';
 import { TEST_PASSWORD, registerSession } from '@test/support/accounts';
+import { batchItems, settledBatch } from '@test/support/airdrops';
 import {
   freshSoftHsmToken,
   pkcs11SignerEnv,
@@ -169,21 +170,13 @@ async function senderOf(network: 'base' | 'solana', tx: string): Promise<string>
   return landed!.transaction.message.staticAccountKeys[0].toBase58();
 }
 
-/** An airdrop of three entries, followed until every entry is confirmed; its distinct txs. */
+/** An airdrop, followed until every entry settled, all confirmed; its distinct transactions. */
 async function airdropped(path: string, body: Record<string, unknown>): Promise<string[]> {
   const accepted = await api.post(path, body);
   expect(accepted.status).toBe(202);
   const id = accepted.body.data.batch_id as string;
-  for (const deadline = Date.now() + 60_000; ;) {
-    const batch = (await api.get(`/batches/${id}`)).body.data;
-    if (batch.status === 'completed') break;
-    if (batch.status === 'completed_with_failures' || Date.now() > deadline) {
-      throw new Error(`airdrop ${id}: ${JSON.stringify(batch)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const items = (await api.get(`/batches/${id}/items`)).body.data.items as { tx: string }[];
-  return [...new Set(items.map((item) => item.tx))];
+  expect((await settledBatch(api, id, 60_000)).status).toBe('completed');
+  return [...new Set((await batchItems(api, id)).map((item) => item.tx as string))];
 }
 
 it.each(['base', 'solana'] as const)(

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { settledOperation, summary } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
-import { spawnRedisServer, type RedisServerProcess } from '@test/support/own-redis';
+import {
+  EPHEMERAL_REDIS_ARGS,
+  spawnRedisServer,
+  type RedisServerProcess,
+} from '@test/support/own-redis';
 import { freePort } from '@test/support/service-process';
 import {
   newAccountClient,
@@ -23,7 +27,6 @@ jest.setTimeout(180_000);
  */
 
 const NAME = 'ais-primary';
-const SERVER_ARGS = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
 
 let nodes: { port: number; server: RedisServerProcess }[] = [];
 let sentinel: RedisServerProcess;
@@ -66,7 +69,10 @@ async function mintLands(withinMs: number): Promise<void> {
 beforeAll(async () => {
   const [first, second] = [await freePort(), await freePort()];
   nodes = [
-    { port: first, server: await spawnRedisServer(['--port', String(first), ...SERVER_ARGS]) },
+    {
+      port: first,
+      server: await spawnRedisServer(['--port', String(first), ...EPHEMERAL_REDIS_ARGS]),
+    },
     {
       port: second,
       server: await spawnRedisServer([
@@ -75,7 +81,7 @@ beforeAll(async () => {
         '--replicaof',
         '127.0.0.1',
         String(first),
-        ...SERVER_ARGS,
+        ...EPHEMERAL_REDIS_ARGS,
       ]),
     },
   ];

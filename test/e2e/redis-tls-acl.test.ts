@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { settledOperation, summary } from '@test/support/envelope-assertions';
-import { spawnRedisServer, type RedisServerProcess } from '@test/support/own-redis';
+import {
+  EPHEMERAL_REDIS_ARGS,
+  spawnRedisServer,
+  type RedisServerProcess,
+} from '@test/support/own-redis';
 import { freePort } from '@test/support/service-process';
 import {
   newAccountClient,
@@ -102,12 +106,7 @@ beforeAll(async () => {
     '~*',
     '&*',
     '+@all',
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
+    ...EPHEMERAL_REDIS_ARGS,
   ]);
   url = `rediss://127.0.0.1:${port}`;
   stack = await startServiceStack({

@@ -10,22 +10,16 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
+/** A redis-server on the loopback that persists nothing. */
+export const EPHEMERAL_REDIS_ARGS = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+
 /**
  * `redis-server` (from PATH, or CHAOS_REDIS_SERVER) on a free port, nothing persisted. The shared
  * Redis of the machine is never touched: other suites use it at the same time.
  */
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
-  const server = await spawnRedisServer([
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
+  const server = await spawnRedisServer(['--port', String(port), ...EPHEMERAL_REDIS_ARGS]);
   const url = `redis://127.0.0.1:${port}`;
   return {
     url,

@@ -8,6 +8,7 @@ import { fromBaseUnits } from '../assets/amounts';
 import {
   PolicyViolation,
   dailyCapUnits,
+  firstNamed,
   hasRules,
   intentViolation,
   readSigningPolicy,
@@ -15,8 +16,6 @@ import {
   type SigningPolicy,
 } from './signing-policy';
 
-/** How many refused entries of an airdrop a 403 names. */
-const MAX_NAMED_ENTRIES = 20;
 /**
  * How stale a cached policy may be if a change's message is lost (Redis away). Every write reads
  * its account's policy at the API and again before signing: read from Postgres each time, that
@@ -107,7 +106,13 @@ export class SigningPolicies {
     if (refused.length > 0) {
       const first = refused[0].violation;
       const violation = entryName
-        ? new PolicyViolation(first.rule, entriesNamed(refused, entryName), network.network)
+        ? new PolicyViolation(
+            first.rule,
+            firstNamed(
+              refused.map(({ index, violation }) => `${entryName(index)}: ${violation.detail}`),
+            ),
+            network.network,
+          )
         : first;
       return this.refuse(accountId, violation);
     }
@@ -207,18 +212,6 @@ export class SigningPolicies {
 /** Today in UTC, `YYYY-MM-DD`: the day a daily cap counts in. */
 function utcDay(): string {
   return new Date().toISOString().slice(0, 10);
-}
-
-function entriesNamed(
-  refused: { index: number; violation: PolicyViolation }[],
-  entryName: (index: number) => string,
-): string {
-  const named = refused
-    .slice(0, MAX_NAMED_ENTRIES)
-    .map(({ index, violation }) => `${entryName(index)}: ${violation.detail}`)
-    .join(' ');
-  const more = refused.length - MAX_NAMED_ENTRIES;
-  return more > 0 ? `${named} (and ${more} more)` : named;
 }
 
 function detailsOf(violation: PolicyViolation) {

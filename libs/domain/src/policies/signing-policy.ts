@@ -100,7 +100,7 @@ export function readSigningPolicy(body: unknown, context: PolicyContext): Signin
   for (const rule of ['allowed_recipients', 'allowed_contracts'] as const) {
     if (body[rule] !== undefined) policy[rule] = readAddresses(body[rule], rule, problems, context);
   }
-  if (problems.length > 0) throw AppError.badRequest(namedProblems(problems));
+  if (problems.length > 0) throw AppError.badRequest(firstNamed(problems));
   return policy;
 }
 
@@ -259,9 +259,10 @@ function recipientsOf(intent: AssetIntent): string[] {
   }
 }
 
-function namedProblems(problems: string[]): string {
-  const named = problems.slice(0, MAX_NAMED_PROBLEMS).join(' ');
-  const more = problems.length - MAX_NAMED_PROBLEMS;
+/** The first 20 parts, joined by spaces, and how many more there are. */
+export function firstNamed(parts: string[]): string {
+  const named = parts.slice(0, MAX_NAMED_PROBLEMS).join(' ');
+  const more = parts.length - MAX_NAMED_PROBLEMS;
   return more > 0 ? `${named} (and ${more} more)` : named;
 }
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { formatUnits } from 'ethers';
 import { AppError, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -31,6 +30,7 @@ import { feePolicyOf } from './evm-fee-policy';
 import { EvmNonceGaps, walletKey, type WalletSigner } from './evm-nonce-gaps';
 import { nextAfterGap, planNonceHealing } from './nonce-healing';
 import { mergeTwins } from './send-batch-twins';
+import { fromBaseUnits } from '../../assets/amounts';
 import { SigningPolicies } from '../../policies/signing-policies';
 import {
   PolicyViolation,
@@ -40,6 +40,7 @@ import {
 } from '../../policies/signing-policy';
 
 const MAX_BATCH = 200;
+const GWEI_DECIMALS = 9;
 const LOGGED_ERROR_MAX = 500;
 
 interface PendingSend {
@@ -426,7 +427,7 @@ function feeCeilingBreach(
   if (ceiling === undefined || price <= ceiling) return null;
   return new PolicyViolation(
     'max_fee_gwei',
-    `a gas costs ${formatUnits(price, 'gwei')} gwei on ${network.network} now, above the ` +
+    `a gas costs ${fromBaseUnits(price, GWEI_DECIMALS)} gwei on ${network.network} now, above the ` +
       `account's ceiling of ${policy.max_fee_gwei![network.network]} gwei.`,
     network.network,
   );

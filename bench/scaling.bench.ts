@@ -283,7 +283,7 @@ async function shardsSplit(
   try {
     const keys = Array.from(
       { length: shards },
-      (_, shard) => `${env.QUEUE_PREFIX}:lease:base:${shard}`,
+      (_, shard) => `${env.QUEUE_PREFIX}:lease:{base}:${shard}`,
     );
     const deadline = Date.now() + 60_000;
     for (;;) {

@@ -61,7 +61,7 @@ describe('EVM nonce gaps', () => {
     const redis = new Redis(stack.services.redisUrl);
     const prefix = stack.env.QUEUE_PREFIX;
     try {
-      const [key] = await redis.keys(`${prefix}:operations-base*:${operationId}`);
+      const [key] = await redis.keys(`${prefix}:{operations-base-*}:${operationId}`);
       expect(key).toBeDefined();
       const queueName = key.slice(prefix.length + 1, key.lastIndexOf(':'));
       const queue = new Queue(queueName, { connection: redis, prefix });

@@ -74,7 +74,7 @@ describe('structured logs', () => {
       level: 'info',
       requestId,
       jobId: operationId,
-      queue: expect.stringMatching(/^operations-base-\d+$/),
+      queue: expect.stringMatching(/^\{operations-base-\d+\}$/),
       attempt: 1,
       kind: 'token.create',
       network: 'base',

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { settledOperation, summary } from '@test/support/envelope-assertions';
+import { asyncMintLands } from '@test/support/async-mint';
+import { summary } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import {
   EPHEMERAL_REDIS_ARGS,
@@ -52,18 +53,8 @@ async function primaryBecomes(port: number, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-/** An async mint, accepted and then confirmed within `withinMs`. */
-async function mintLands(withinMs: number): Promise<void> {
-  const started = Date.now();
-  const accepted = await api.post(
-    `/tokens/${token}/mint`,
-    { network: 'base', amount: 1 },
-    { prefer: 'respond-async' },
-  );
-  expect(summary(accepted)).toMatchObject({ status: 202 });
-  const settled = await settledOperation(api, accepted.body.data.operation_id, withinMs);
-  expect(settled.status).toBe('confirmed');
-  expect(Date.now() - started).toBeLessThan(withinMs);
+function mintLands(withinMs: number): Promise<void> {
+  return asyncMintLands(api, token, 'base', withinMs);
 }
 
 beforeAll(async () => {

@@ -56,7 +56,7 @@ describe('a shard given back while its operation still waits', () => {
   async function leaseOwner(network: string, shard: number): Promise<string | null> {
     const redis = new Redis(stack.services.redisUrl);
     try {
-      return await redis.get(`${stack.env.QUEUE_PREFIX}:lease:${network}:${shard}`);
+      return await redis.get(`${stack.env.QUEUE_PREFIX}:lease:{${network}}:${shard}`);
     } finally {
       redis.disconnect();
     }

@@ -100,7 +100,7 @@ describe('three workers on leased shards', () => {
   const shardOwner = async ({ network, wallet }: Account) => {
     const redis = new Redis(stack.services.redisUrl);
     try {
-      const key = `${stack.env.QUEUE_PREFIX}:lease:${network}:${queueShardOf(wallet, SHARDS)}`;
+      const key = `${stack.env.QUEUE_PREFIX}:lease:{${network}}:${queueShardOf(wallet, SHARDS)}`;
       const deadline = Date.now() + 2 * LEASE_TTL_MS;
       for (;;) {
         const owner = await redis.get(key);
@@ -142,7 +142,7 @@ describe('three workers on leased shards', () => {
     expect(unsettled.length).toBeGreaterThan(0);
     const redis = new Redis(stack.services.redisUrl);
     const keys = await redis.keys(`${stack.env.QUEUE_PREFIX}:*`);
-    expect(keys.some((key) => key.includes(`:lease:${accounts[0].network}:`))).toBe(true);
+    expect(keys.some((key) => key.includes(`:lease:{${accounts[0].network}}:`))).toBe(true);
     await redis.del(...keys);
     redis.disconnect();
     await stack.startWorker();

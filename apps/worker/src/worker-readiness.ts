@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 import { LIFECYCLE_CONTEXT } from '@app/common';
 import { UnitOfWork } from '@app/database';
 import { REDIS } from '@app/queue';
@@ -11,7 +11,7 @@ export class WorkerReadiness implements OnApplicationBootstrap {
 
   constructor(
     private readonly database: UnitOfWork,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -62,13 +62,18 @@ export interface AppConfig {
    * failing: an unreachable database is a prompt 503, not a request that hangs.
    */
   databaseConnectTimeoutMs: number;
-  /** REDIS_URL: the one Redis node (`redis://` or `rediss://`); unused with `redisSentinel`. */
+  /** REDIS_URL: the one Redis node (`redis://` or `rediss://`); unused with Sentinels or a Cluster. */
   redisUrl: string;
   /**
    * REDIS_SENTINELS (`host:port,...`) and REDIS_SENTINEL_NAME: the primary the Sentinels name,
    * followed through failovers.
    */
   redisSentinel?: { sentinels: { host: string; port: number }[]; name: string };
+  /**
+   * REDIS_CLUSTER_NODES (`host:port,...`, or `rediss://host:port,...` for TLS): some nodes of a
+   * Redis Cluster, from which the client learns the rest.
+   */
+  redisCluster?: { nodes: { host: string; port: number }[]; tls: boolean };
   /** REDIS_USERNAME / REDIS_PASSWORD (an ACL user, or AUTH alone), where the URL has none. */
   redisAuth: { username?: string; password?: string };
   crypto: {

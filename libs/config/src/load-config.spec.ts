@@ -196,6 +196,34 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reaches a Redis Cluster through some of its nodes, over TLS when they are rediss://', () => {
+    const plain = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7001' });
+    expect(plain.redisCluster).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+      ],
+      tls: false,
+    });
+    expect(plain.redisSentinel).toBeUndefined();
+    const managed = loadConfig({
+      REDIS_CLUSTER_NODES: 'rediss://cfg.cache.example.com:6379',
+      REDIS_USERNAME: 'worker',
+      REDIS_PASSWORD: 'pw',
+    });
+    expect(managed.redisCluster).toEqual({
+      nodes: [{ host: 'cfg.cache.example.com', port: 6379 }],
+      tls: true,
+    });
+    expect(managed.redisAuth).toEqual({ username: 'worker', password: 'pw' });
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1' })).toThrow(
+      /REDIS_CLUSTER_NODES must be host:port/,
+    );
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_SENTINELS: 'b:2', REDIS_SENTINEL_NAME: 'x' }),
+    ).toThrow(/REDIS_CLUSTER_NODES cannot be set with REDIS_SENTINELS/);
+  });
+
   it('keeps managed keys local unless SIGNER_BACKEND=pkcs11 names a token', () => {
     expect(loadConfig({}).signer).toEqual({ backend: 'local' });
     const token = {

@@ -295,24 +295,42 @@ function webhooks(env: Env): AppConfig['webhooks'] {
 function redisTopology(
   env: Env,
   fallbackUrl: string | undefined,
-): Pick<AppConfig, 'redisUrl' | 'redisSentinel' | 'redisAuth'> {
+): Pick<AppConfig, 'redisUrl' | 'redisSentinel' | 'redisCluster' | 'redisAuth'> {
   const redisAuth = {
     ...(env.REDIS_USERNAME ? { username: env.REDIS_USERNAME } : {}),
     ...(env.REDIS_PASSWORD ? { password: env.REDIS_PASSWORD } : {}),
   };
+  if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('REDIS_CLUSTER_NODES', 'cannot be set with REDIS_SENTINELS: choose one');
+  }
+  if (env.REDIS_CLUSTER_NODES) {
+    const tls = /rediss:\/\//.test(env.REDIS_CLUSTER_NODES);
+    const nodes = hostPorts(
+      'REDIS_CLUSTER_NODES',
+      env.REDIS_CLUSTER_NODES.replace(/rediss?:\/\//g, ''),
+    );
+    return { redisUrl: env.REDIS_URL ?? '', redisCluster: { nodes, tls }, redisAuth };
+  }
   if (!env.REDIS_SENTINELS) {
     return { redisUrl: url('REDIS_URL', required('REDIS_URL', fallbackUrl)), redisAuth };
   }
-  const sentinels = env.REDIS_SENTINELS.split(',').map((node) => {
-    const match = /^\s*([^\s:]+):(\d{1,5})\s*$/.exec(node);
-    if (!match) throw new ConfigError('REDIS_SENTINELS', `must be host:port,... (got "${node}")`);
-    return { host: match[1], port: Number(match[2]) };
-  });
   return {
     redisUrl: env.REDIS_URL ?? '',
-    redisSentinel: { sentinels, name: required('REDIS_SENTINEL_NAME', env.REDIS_SENTINEL_NAME) },
+    redisSentinel: {
+      sentinels: hostPorts('REDIS_SENTINELS', env.REDIS_SENTINELS),
+      name: required('REDIS_SENTINEL_NAME', env.REDIS_SENTINEL_NAME),
+    },
     redisAuth,
   };
+}
+
+/** `host:port,...` */
+function hostPorts(name: string, value: string): { host: string; port: number }[] {
+  return value.split(',').map((node) => {
+    const match = /^\s*([^\s:/]+):(\d{1,5})\s*$/.exec(node);
+    if (!match) throw new ConfigError(name, `must be host:port,... (got "${node}")`);
+    return { host: match[1], port: Number(match[2]) };
+  });
 }
 
 function signer(env: Env): AppConfig['signer'] {

@@ -16,6 +16,11 @@ export type Network = 'solana' | 'evm' | EvmNetwork;
 /** A network the service actually runs on: `evm` is an alias resolved from configuration. */
 export type ConcreteNetwork = Exclude<Network, 'evm'>;
 
+/** Every network the service can run on: NETWORKS without the `evm` alias. */
+export const CONCRETE_NETWORKS: readonly ConcreteNetwork[] = NETWORKS.filter(
+  (network): network is ConcreteNetwork => network !== 'evm',
+);
+
 export type ChainFamily = 'solana' | 'evm';
 
 export const PROFILES = ['local', 'devnet', 'mainnet'] as const;

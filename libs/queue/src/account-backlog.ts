@@ -1,5 +1,5 @@
-import type Redis from 'ioredis';
 import type { ConcreteNetwork } from '@app/config';
+import type { RedisConnection } from './redis-client';
 
 /**
  * Each account's share of a network's queue, kept in Redis beside the queue (Postgres stays the
@@ -13,10 +13,10 @@ import type { ConcreteNetwork } from '@app/config';
  *   brings the first back at once, and its delay is only a fallback (a lost hand-over).
  */
 export class AccountBacklog {
-  private readonly redis: Redis & BacklogCommands;
+  private readonly redis: RedisConnection & BacklogCommands;
 
   constructor(
-    redis: Redis,
+    redis: RedisConnection,
     private readonly prefix: string,
   ) {
     // Defined commands run by EVALSHA (ioredis sends the source once, on NOSCRIPT): a script's
@@ -25,7 +25,7 @@ export class AccountBacklog {
     redis.defineCommand('backlogTakeSlot', { numberOfKeys: 3, lua: TAKE_SLOT });
     redis.defineCommand('backlogReleaseSlot', { numberOfKeys: 3, lua: RELEASE_SLOT });
     redis.defineCommand('backlogForgetIfIdle', { numberOfKeys: 3, lua: FORGET_IF_IDLE });
-    this.redis = redis as Redis & BacklogCommands;
+    this.redis = redis as RedisConnection & BacklogCommands;
   }
 
   /**
@@ -108,18 +108,19 @@ export class AccountBacklog {
     return first ? parseLineEntry(first) : null;
   }
 
-  /** Pushes back the expiry of slots still held (a running operation's), in one round trip. */
+  /** Pushes back the expiry of slots still held (a running operation's): a round trip a network. */
   async renewSlots(
     slots: Array<{ network: ConcreteNetwork; accountId: string; operationId: string }>,
     holdMs: number,
   ): Promise<void> {
-    if (slots.length === 0) return;
     const until = Date.now() + holdMs;
-    const pipeline = this.redis.pipeline();
-    for (const slot of slots) {
-      pipeline.zadd(this.inFlightKey(slot.network, slot.accountId), 'XX', until, slot.operationId);
+    const pipelines = new Map<ConcreteNetwork, ReturnType<RedisConnection['pipeline']>>();
+    for (const { network, accountId, operationId } of slots) {
+      let pipeline = pipelines.get(network);
+      if (!pipeline) pipelines.set(network, (pipeline = this.redis.pipeline()));
+      pipeline.zadd(this.inFlightKey(network, accountId), 'XX', until, operationId);
     }
-    await pipeline.exec();
+    await Promise.all([...pipelines.values()].map((pipeline) => pipeline.exec()));
   }
 
   /** Per account with pending work on the network: its pending and in-flight counts. */
@@ -169,20 +170,22 @@ export class AccountBacklog {
     return pruned;
   }
 
+  // A network's keys share one hash tag, so each script (and each pipeline of `renewSlots` and
+  // `depths`) stays within one Redis Cluster slot; the networks spread over the nodes.
   private accountsKey(network: ConcreteNetwork): string {
-    return `${this.prefix}:backlog:${network}:accounts`;
+    return `${this.prefix}:backlog:{${network}}:accounts`;
   }
 
   private pendingKey(network: ConcreteNetwork, accountId: string): string {
-    return `${this.prefix}:backlog:${network}:${accountId}:pending`;
+    return `${this.prefix}:backlog:{${network}}:${accountId}:pending`;
   }
 
   private inFlightKey(network: ConcreteNetwork, accountId: string): string {
-    return `${this.prefix}:backlog:${network}:${accountId}:in-flight`;
+    return `${this.prefix}:backlog:{${network}}:${accountId}:in-flight`;
   }
 
   private lineKey(network: ConcreteNetwork, accountId: string): string {
-    return `${this.prefix}:backlog:${network}:${accountId}:line`;
+    return `${this.prefix}:backlog:{${network}}:${accountId}:line`;
   }
 }
 

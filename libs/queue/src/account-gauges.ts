@@ -5,7 +5,7 @@ import type { AccountBacklog } from './account-backlog';
 /** Sets the per-account queue depth and in-flight gauges from Redis (when /metrics is scraped). */
 export async function refreshAccountGauges(
   backlog: AccountBacklog,
-  networks: ConcreteNetwork[],
+  networks: readonly ConcreteNetwork[],
 ): Promise<void> {
   const depths = await Promise.all(networks.map((network) => backlog.depths(network)));
   // Accounts with nothing pending any more drop out of the series.

@@ -45,9 +45,11 @@ export interface QueuedOperation {
 /**
  * Queues per network (WORKER_NETWORKS pins workers to networks), each network split into
  * QUEUE_SHARDS shards by signer (`queueShardOf`), so that one worker at a time serves a wallet.
+ * The name is its own hash tag: all of a queue's keys share a Redis Cluster slot (BullMQ's scripts
+ * touch several at once), and the queues spread over the cluster's nodes.
  */
 export function operationQueueName(network: ConcreteNetwork, shard: number): string {
-  return `operations-${network}-${shard}`;
+  return `{operations-${network}-${shard}}`;
 }
 
 /** Channel on which the worker announces that an operation settled (confirmed or failed). */

@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
-import { redisClient } from './redis-client';
+import { connectionReady, redisClient, type RedisConnection } from './redis-client';
 import { LogContext } from '@app/common';
-import { APP_CONFIG, type AppConfig, type ConcreteNetwork } from '@app/config';
+import { APP_CONFIG, CONCRETE_NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
 import { AccountBacklog } from './account-backlog';
 import { fairSharePriority, joinsLine, linedDelayMs } from './account-scheduling';
 import {
@@ -45,12 +44,6 @@ export function operationRetryDelay(
   return Math.min(exponential, cap) * (0.75 + Math.random() * 0.5);
 }
 
-/** Resolves once the connection can take commands (it has no offline queue). */
-function connectionReady(connection: Redis): Promise<void> {
-  if (connection.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => connection.once('ready', () => resolve()));
-}
-
 /**
  * The producer side: puts operation ids on their queue, the shard of their network that their
  * signer's operations all go to (so one worker at a time serves a wallet).
@@ -59,7 +52,7 @@ function connectionReady(connection: Redis): Promise<void> {
 export class OperationQueue implements OnApplicationShutdown {
   /** By queue name. */
   private readonly queues = new Map<string, Queue<QueueJobData>>();
-  private connection?: Redis;
+  private connection?: RedisConnection;
   private accountBacklog?: AccountBacklog;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
@@ -128,31 +121,44 @@ export class OperationQueue implements OnApplicationShutdown {
   }
 
   /**
-   * False when Redis has lost the queues' data since the mark was last set (FLUSHALL, a failover
-   * to a replica that had not caught up, a restart without persistence), seen as the loss of a
-   * mark kept next to them (`markJobsKept`); also false on a new Redis.
+   * False when Redis has lost some queue's data since the marks were last set (FLUSHALL, a
+   * failover to a replica that had not caught up, a restart without persistence), seen as the
+   * loss of a mark kept in each queue's hash slot (`markJobsKept`): on a Cluster, a node that
+   * lost its data is seen whichever it is. Also false on a new Redis, and on one whose queues
+   * have other names (a key layout of an earlier version).
    */
   async jobsKept(): Promise<boolean> {
     const connection = this.connect();
-    const exists = await redisDeadline(
-      connectionReady(connection).then(() => connection.exists(this.jobsKeptKey())),
+    const keys = this.jobsKeptKeys();
+    const found = await redisDeadline(
+      connectionReady(connection).then(() =>
+        Promise.all(keys.map((key) => connection.exists(key))),
+      ),
       this.config.queue.redisTimeoutMs,
       'check the queues are kept',
     );
-    return exists === 1;
+    return found.every((exists) => exists === 1);
   }
 
-  /** Sets the mark `jobsKept` looks for: every unsettled operation has a job again. */
+  /** Sets the marks `jobsKept` looks for: every unsettled operation has a job again. */
   async markJobsKept(): Promise<void> {
+    const connection = this.connect();
+    const now = String(Date.now());
     await redisDeadline(
-      this.connect().set(this.jobsKeptKey(), String(Date.now())),
+      Promise.all(this.jobsKeptKeys().map((key) => connection.set(key, now))),
       this.config.queue.redisTimeoutMs,
       'mark the queues kept',
     );
   }
 
-  private jobsKeptKey(): string {
-    return `${this.config.queue.prefix}:jobs-kept`;
+  /** One mark per operation queue, in its slot (the queue's name is its hash tag). */
+  private jobsKeptKeys(): string[] {
+    return CONCRETE_NETWORKS.flatMap((network) =>
+      Array.from(
+        { length: this.config.queue.shards },
+        (_, shard) => `${this.config.queue.prefix}:jobs-kept:${operationQueueName(network, shard)}`,
+      ),
+    );
   }
 
   private backlog(): AccountBacklog {
@@ -188,7 +194,7 @@ export class OperationQueue implements OnApplicationShutdown {
     return queue;
   }
 
-  private connect(): Redis {
+  private connect(): RedisConnection {
     // No offline queue: while Redis is away a command fails at once instead of waiting for a
     // reconnect (and piling up in memory); the reconciler enqueues later.
     this.connection ??= LogContext.outside(() =>

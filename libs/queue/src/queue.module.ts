@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from './redis-client';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AccountBacklog } from './account-backlog';
 import { ApiKeyRevocations } from './api-key-revocations';
@@ -21,7 +21,7 @@ import { WebhookQueue } from './webhook-queue';
     {
       provide: AccountBacklog,
       inject: [REDIS, APP_CONFIG],
-      useFactory: (redis: Redis, config: AppConfig) =>
+      useFactory: (redis: RedisConnection, config: AppConfig) =>
         new AccountBacklog(redis, config.queue.prefix),
     },
   ],

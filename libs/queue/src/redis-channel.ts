@@ -1,5 +1,5 @@
 import { Inject, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from './redis-client';
 import { redisClient } from './redis-client';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
@@ -11,13 +11,13 @@ import { REDIS } from './redis.module';
  */
 export abstract class RedisChannel implements OnApplicationShutdown {
   private readonly logger = new Logger(this.constructor.name);
-  private subscriber?: Redis;
+  private subscriber?: RedisConnection;
   private subscribed?: Promise<void>;
   private readonly listeners = new Set<(message: string) => void>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
   ) {}
 
   /** The channel's name under the deployment's queue prefix. */

@@ -1,5 +1,5 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from './redis-client';
 import { redisClient } from './redis-client';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 
@@ -25,7 +25,7 @@ export const REDIS = Symbol('REDIS');
   exports: [REDIS],
 })
 export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisConnection) {}
 
   async onApplicationShutdown(): Promise<void> {
     if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());

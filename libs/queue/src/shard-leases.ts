@@ -1,5 +1,5 @@
-import type Redis from 'ioredis';
 import type { ConcreteNetwork } from '@app/config';
+import type { RedisConnection } from './redis-client';
 
 export interface ShardRef {
   network: ConcreteNetwork;
@@ -122,14 +122,15 @@ type LeaseCommands = {
 
 /**
  * The Redis side of shard ownership: a live-worker set per network (expiring scores) and one
- * lease key per shard, `<prefix>:lease:<network>:<shard>` = worker id, with a TTL. Every write
- * is a Lua script, so no worker ever overwrites or deletes another's lease.
+ * lease key per shard, `<prefix>:lease:{<network>}:<shard>` = worker id, with a TTL. Every write
+ * is a Lua script, so no worker ever overwrites or deletes another's lease. A network's keys
+ * share its hash tag, so a script or pipeline over one network stays in one Redis Cluster slot.
  */
 export class ShardLeases {
-  private readonly redis: Redis & LeaseCommands;
+  private readonly redis: RedisConnection & LeaseCommands;
 
   constructor(
-    redis: Redis,
+    redis: RedisConnection,
     private readonly options: {
       prefix: string;
       workerId: string;
@@ -142,7 +143,7 @@ export class ShardLeases {
     redis.defineCommand('shardRenew', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('shardAcquire', { lua: ACQUIRE });
     redis.defineCommand('shardRelease', { numberOfKeys: 1, lua: RELEASE });
-    this.redis = redis as Redis & LeaseCommands;
+    this.redis = redis as RedisConnection & LeaseCommands;
   }
 
   get workerId(): string {
@@ -150,12 +151,12 @@ export class ShardLeases {
   }
 
   leaseKey({ network, shard }: ShardRef): string {
-    return `${this.options.prefix}:lease:${network}:${shard}`;
+    return `${this.options.prefix}:lease:{${network}}:${shard}`;
   }
 
   /** Who held the shard's lease last (no TTL: outlives the lease, to tell a death). */
   holderKey({ network, shard }: ShardRef): string {
-    return `${this.options.prefix}:holder:${network}:${shard}`;
+    return `${this.options.prefix}:holder:{${network}}:${shard}`;
   }
 
   /** How this worker's replica begins its ids ('' without one): `<replica>@`. */
@@ -164,14 +165,15 @@ export class ShardLeases {
   }
 
   liveKey(network: ConcreteNetwork): string {
-    return `${this.options.prefix}:workers:${network}`;
+    return `${this.options.prefix}:workers:{${network}}`;
   }
 
   /**
-   * One round trip: a heartbeat on each network and a renewal of each lease held. Returns the
-   * live workers per network (how many, this one included, and this one's rank by id), the leases found in another's hands, and
-   * whether Redis had forgotten this worker (a heartbeat or a lease of it gone: a flush, a
-   * failover, or this worker silent past its lease).
+   * One round trip per network (a network's keys share a Cluster slot): its heartbeat and the
+   * renewal of each of its leases held (`held` are of `networks`). Returns the live workers per
+   * network (how many, this one included, and this one's rank by id), the leases found in
+   * another's hands, and whether Redis had forgotten this worker (a heartbeat or a lease of it
+   * gone: a flush, a failover, or this worker silent past its lease).
    */
   async renew(
     networks: readonly ConcreteNetwork[],
@@ -181,29 +183,46 @@ export class ShardLeases {
     lost: ShardRef[];
     forgotten: boolean;
   }> {
+    const perNetwork = await Promise.all(
+      networks.map((network) =>
+        this.renewNetwork(
+          network,
+          held.filter((lease) => lease.network === network),
+        ),
+      ),
+    );
+    return {
+      live: new Map(perNetwork.map(({ network, live }) => [network, live])),
+      lost: perNetwork.flatMap(({ lost }) => lost),
+      forgotten: perNetwork.some(({ forgotten }) => forgotten),
+    };
+  }
+
+  private async renewNetwork(
+    network: ConcreteNetwork,
+    held: readonly ShardRef[],
+  ): Promise<{
+    network: ConcreteNetwork;
+    live: LiveWorkers;
+    lost: ShardRef[];
+    forgotten: boolean;
+  }> {
     const { workerId, ttlMs } = this.options;
-    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & {
+    const pipeline = this.redis.pipeline() as ReturnType<RedisConnection['pipeline']> & {
       shardHeartbeat(key: string, workerId: string, ttlMs: number, replica: string): unknown;
       shardRenew(key: string, workerId: string, ttlMs: number): unknown;
     };
-    for (const network of networks) {
-      pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs, this.replicaPrefix);
-    }
+    pipeline.shardHeartbeat(this.liveKey(network), workerId, ttlMs, this.replicaPrefix);
     for (const lease of held) pipeline.shardRenew(this.leaseKey(lease), workerId, ttlMs);
     const replies = (await pipeline.exec()) ?? [];
     for (const [error] of replies) if (error) throw error;
-    const heartbeats = replies.slice(0, networks.length).map(([, reply]) => reply as number[]);
-    const renewals = replies.slice(networks.length).map(([, reply]) => Number(reply));
+    const [count, added, rank] = (replies[0]?.[1] as number[]).map(Number);
+    const renewals = replies.slice(1).map(([, reply]) => Number(reply));
     return {
-      live: new Map(
-        networks.map((network, i) => [
-          network,
-          { count: Number(heartbeats[i][0]), rank: Number(heartbeats[i][2]) },
-        ]),
-      ),
+      network,
+      live: { count, rank },
       lost: held.filter((_, i) => renewals[i] === 0),
-      forgotten:
-        heartbeats.some(([, added]) => Number(added) === 1) || renewals.some((r) => r === 2),
+      forgotten: added === 1 || renewals.some((renewal) => renewal === 2),
     };
   }
 
@@ -247,9 +266,8 @@ export class ShardLeases {
 
   /** Leaves the live sets: the others' shares grow at their next renewal. */
   async leave(networks: readonly ConcreteNetwork[]): Promise<void> {
-    if (networks.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const network of networks) pipeline.zrem(this.liveKey(network), this.options.workerId);
-    await pipeline.exec();
+    await Promise.all(
+      networks.map((network) => this.redis.zrem(this.liveKey(network), this.options.workerId)),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisConnection } from './redis-client';
 import { redisClient } from './redis-client';
 import { LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
@@ -13,7 +13,8 @@ import { redisDeadline } from './redis-deadline';
  * further adds for the same endpoint are no-ops. Postgres keeps the deliveries: a lost job is
  * made again by the workers' sweep.
  */
-export const WEBHOOK_QUEUE = 'webhook-deliveries';
+/** Braced: a hash tag, so its keys share one Redis Cluster slot (see operationQueueName). */
+export const WEBHOOK_QUEUE = '{webhook-deliveries}';
 export const PUMP_WEBHOOK_ENDPOINT = 'pump-endpoint';
 
 export interface WebhookPumpJobData {
@@ -28,7 +29,7 @@ export function webhookPumpJobId(endpointId: string): string {
 @Injectable()
 export class WebhookQueue implements OnApplicationShutdown {
   private queue?: Queue<WebhookPumpJobData>;
-  private connection?: Redis;
+  private connection?: RedisConnection;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 

@@ -108,7 +108,7 @@ describe('shard leases', () => {
       Array.from({ length: SHARDS }, (_, shard) => ({ network, shard })),
     );
     const values = await admin.mget(
-      ...shards.map(({ network, shard }) => `${prefix}:lease:${network}:${shard}`),
+      ...shards.map(({ network, shard }) => `${prefix}:lease:{${network}}:${shard}`),
     );
     return new Map(shards.map((ref, i) => [label(ref), values[i]]));
   }
@@ -223,7 +223,7 @@ describe('shard leases', () => {
     const stoppedAt = Date.now();
     const owners = await leaseOwners();
     expect([...owners.values()]).not.toContain(a.id);
-    expect(await admin.zscore(`${prefix}:workers:base`, a.id)).toBeNull();
+    expect(await admin.zscore(`${prefix}:workers:{base}`, a.id)).toBeNull();
     expect(a.consuming.size).toBe(0);
 
     await until('b owning every shard', () => evenlySplit([b], SHARDS));
@@ -320,7 +320,7 @@ describe('shard leases', () => {
   it('stops consuming at once a shard whose lease another worker holds, and re-takes its leases after a flush', async () => {
     const a = await startInstance('a');
     const stolen = { network: 'base' as const, shard: a.keeper.owned('base')[0] };
-    await admin.set(`${prefix}:lease:base:${stolen.shard}`, 'someone-else', 'PX', 60_000);
+    await admin.set(`${prefix}:lease:{base}:${stolen.shard}`, 'someone-else', 'PX', 60_000);
     await a.keeper.renewNow();
     expect(a.keeper.owned('base')).not.toContain(stolen.shard);
     expect(events.at(-1)).toMatchObject({ shard: label(stolen), what: 'stop', graceful: false });
@@ -335,6 +335,6 @@ describe('shard leases', () => {
         expect(owners.get(label({ network, shard }))).toBe(a.id);
       }
     }
-    expect(await admin.zscore(`${prefix}:workers:solana`, a.id)).not.toBeNull();
+    expect(await admin.zscore(`${prefix}:workers:{solana}`, a.id)).not.toBeNull();
   });
 });

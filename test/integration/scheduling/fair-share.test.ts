@@ -165,7 +165,7 @@ describe('in-flight slots per account', () => {
   });
 
   it('lines up the jobs left without a slot, and hands each freed slot to the first', async () => {
-    const queue = 'operations-base-0';
+    const queue = '{operations-base-0}';
     for (const id of ['a1', 'a2', 'a3', 'a4', 'a5']) await backlog.register('base', 'A', id);
     const take = (id: string) => backlog.takeSlot('base', 'A', id, 2, 10_000, queue);
     await take('a1');
@@ -195,7 +195,7 @@ describe('in-flight slots per account', () => {
   });
 
   it('forgets the line of an idle account', async () => {
-    const queue = 'operations-base-0';
+    const queue = '{operations-base-0}';
     await backlog.register('base', 'A', 'a1');
     await backlog.takeSlot('base', 'A', 'other', 1, 10_000, queue);
     await backlog.takeSlot('base', 'A', 'a1', 1, 10_000, queue);

@@ -5,7 +5,7 @@ import { handOverSlot } from '../../../apps/worker/src/processors/slot-handover'
 jest.setTimeout(30_000);
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const QUEUE = 'operations-base-0';
+const QUEUE = '{operations-base-0}';
 
 /**
  * A freed slot goes to the first job in its account's line that still waits for one: delayed
@@ -50,7 +50,7 @@ describe('handing a freed slot over', () => {
   it('skips entries whose job is gone, waiting already, or on a shard it does not consume', async () => {
     await queue.add('execute', {}, { jobId: 'a2' }); // came back by its delay
     await delayed('a5');
-    const line = [entry('a2'), entry('a9', 'operations-base-1'), entry('a5')];
+    const line = [entry('a2'), entry('a9', '{operations-base-1}'), entry('a5')];
 
     expect(
       await handOverSlot(

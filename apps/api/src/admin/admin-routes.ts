@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, METRICS, metricsRegistry } from '@app/common';
-import { NETWORKS, type AppConfig, type ConcreteNetwork } from '@app/config';
+import { CONCRETE_NETWORKS, type AppConfig } from '@app/config';
 import { AccountBacklog, OperationQueue, refreshAccountGauges } from '@app/queue';
 import { errorEnvelope } from '../http/error-envelope';
 import { AuthThrottle } from '../rate-limit/auth-throttle';
@@ -29,7 +29,7 @@ export async function mountAdminRoutes(
   const queues = app.get(OperationQueue);
   const throttle = app.get(AuthThrottle);
   const backlog = app.get(AccountBacklog);
-  const networks = NETWORKS.filter((network): network is ConcreteNetwork => network !== 'evm');
+  const networks = CONCRETE_NETWORKS;
   const board = new BullBoardAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({

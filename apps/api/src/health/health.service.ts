@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 import {
   ChainRegistry,
   NetworkRegistry,
@@ -42,7 +42,7 @@ export class HealthService {
 
   constructor(
     private readonly database: UnitOfWork,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     private readonly networks: NetworkRegistry,
     private readonly chains: ChainRegistry,
   ) {}

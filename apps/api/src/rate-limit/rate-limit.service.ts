@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
 import { REDIS, redisDeadline } from '@app/queue';
 import { LeasedCounter, type LeaseGrant } from './leased-counter';
@@ -101,7 +101,7 @@ export class RateLimitService {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
   ) {
     this.keyPrefix = `${config.queue.prefix}:rate-limit:`;
   }

@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AirdropPacker, CheckLater, OperationRunner, RetryLater } from '@app/domain';
@@ -52,7 +52,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   /** The jobs in flight of each of those Workers, by queue name. */
   private readonly concurrency = new Map<string, QueueConcurrency>();
   /** Shared by the shards' Workers for their non-blocking commands (each adds a blocking one). */
-  private connection?: Redis;
+  private connection?: RedisConnection;
   private leases?: ShardLeaseKeeper;
   private readonly handlers: Record<string, (job: Job<QueueJobData>) => Promise<void>> = {
     [EXECUTE_OPERATION]: (job) => this.runner.run((job.data as OperationJobData).operationId),
@@ -63,7 +63,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: OperationRunner,
     private readonly packer: AirdropPacker,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     private readonly slots: AccountSlots,
   ) {}
 
@@ -126,7 +126,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
   }
 
   /** A dead worker's running jobs on a queue this worker now owns: run again now (see there). */
-  private async takeBackOrphans(queueName: string, connection: Redis): Promise<void> {
+  private async takeBackOrphans(queueName: string, connection: RedisConnection): Promise<void> {
     try {
       const requeued = await requeueOrphanedJobs(queueName, connection, this.config.queue.prefix);
       if (requeued > 0) {

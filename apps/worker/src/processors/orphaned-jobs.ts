@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 
 /**
  * Puts the jobs a dead worker left active on a queue back to wait, so they run again now
@@ -11,7 +11,7 @@ import type Redis from 'ioredis';
  */
 export async function requeueOrphanedJobs(
   queueName: string,
-  connection: Redis,
+  connection: RedisConnection,
   prefix: string,
 ): Promise<number> {
   // A Queue over a connection it is given leaves that connection open when closed.

@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@app/queue';
 import { boundedText, LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PgNotifications, WebhookEndpointRepository } from '@app/database';
@@ -41,7 +41,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
   private sweeping?: Promise<void>;
   /** Endpoints pumped in this process, and whether news came for them meanwhile. */
   private readonly pumping = new Map<string, { again: boolean }>();
-  private connection?: Redis;
+  private connection?: RedisConnection;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,

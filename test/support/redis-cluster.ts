@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './own-redis';
+import { freePort } from './service-process';
+
+const run = promisify(execFile);
+
+/** A Redis Cluster of a test's own: masters, each with its replicas, on loopback ports. */
+export interface OwnRedisCluster {
+  /** REDIS_CLUSTER_NODES for the service: every node, masters and replicas. */
+  readonly nodesEnv: string;
+  /** The port of the master serving the key's hash slot now. */
+  masterOf(key: string): Promise<number>;
+  /** GET on the master serving the key's slot. */
+  get(key: string): Promise<string | null>;
+  /** How many masters serve these keys' slots. */
+  mastersServing(keys: string[]): Promise<number>;
+  /**
+   * SIGKILLs the master serving the key's slot and waits until one of its replicas is promoted
+   * and the cluster is whole again; returns the new master's port.
+   */
+  killMasterOf(key: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `masters` masters with `replicasEach` replicas each, created by `redis-cli --cluster create`,
+ * nothing persisted. A node is declared failed after 1 s (`cluster-node-timeout`), and a replica
+ * may be promoted however far behind it was: a test's failover takes seconds.
+ */
+export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<OwnRedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'ais-redis-cluster-'));
+  const nodes = new Map<number, RedisServerProcess>();
+  const count = masters * (1 + replicasEach);
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    const server = await spawnRedisServer([
+      '--port',
+      String(port),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(dir, `nodes-${port}.conf`),
+      '--cluster-node-timeout',
+      '1000',
+      '--cluster-replica-validity-factor',
+      '0',
+      '--dir',
+      dir,
+      ...EPHEMERAL_REDIS_ARGS,
+    ]);
+    nodes.set(port, server);
+  }
+  const ports = [...nodes.keys()];
+  await run('redis-cli', [
+    '--cluster',
+    'create',
+    ...ports.map((port) => `127.0.0.1:${port}`),
+    '--cluster-replicas',
+    String(replicasEach),
+    '--cluster-yes',
+  ]);
+  const live = () => ports.filter((port) => nodes.has(port));
+  await clusterWhole(live());
+
+  const slotOwners = async (): Promise<Array<{ from: number; to: number; port: number }>> => {
+    const slots = (await ask(live()[0], 'CLUSTER', 'SLOTS')) as Array<
+      [number, number, [string, number, ...unknown[]], ...unknown[]]
+    >;
+    return slots.map(([from, to, [, port]]) => ({ from, to, port: Number(port) }));
+  };
+  const masterOf = async (key: string): Promise<number> => {
+    const slot = Number(await ask(live()[0], 'CLUSTER', 'KEYSLOT', key));
+    const owner = (await slotOwners()).find(({ from, to }) => from <= slot && slot <= to);
+    if (!owner) throw new Error(`no master serves slot ${slot}`);
+    return owner.port;
+  };
+
+  return {
+    nodesEnv: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    masterOf,
+    get: async (key) => (await ask(await masterOf(key), 'GET', key)) as string | null,
+    mastersServing: async (keys) =>
+      new Set(await Promise.all(keys.map((key) => masterOf(key)))).size,
+    killMasterOf: async (key) => {
+      const old = await masterOf(key);
+      await nodes.get(old)?.kill();
+      nodes.delete(old);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const now = await masterOf(key).catch(() => old);
+        if (now !== old && (await isWhole(live()))) return now;
+        if (Date.now() > deadline) throw new Error(`no replica of ${old} was promoted in 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    stop: async () => {
+      await Promise.all([...nodes.values()].map((server) => server.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function ask(port: number, ...command: string[]): Promise<unknown> {
+  const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await client.connect();
+    return await client.call(command[0], ...command.slice(1));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Every live node sees the cluster as `ok` (all slots served, by nodes it agrees on). */
+async function isWhole(ports: number[]): Promise<boolean> {
+  const states = await Promise.all(
+    ports.map((port) => ask(port, 'CLUSTER', 'INFO').then(String, () => '')),
+  );
+  return states.every((info) => info.includes('cluster_state:ok'));
+}
+
+async function clusterWhole(ports: number[]): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !(await isWhole(ports));) {
+    if (Date.now() > deadline) throw new Error('the Redis Cluster did not come up in 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -63,7 +63,7 @@ import {
   type Chain,
   type MintRequest,
 } from './mint-client';
-import { startOwnPostgres } from './own-postgres';
+import { startOwnPostgres } from '@test/support/own-postgres';
 import { rpcEndpointPairs } from './rpc-endpoints';
 import { sampleQuery } from './sample-query';
 import { Supervisor } from './supervisor';

@@ -1,7 +1,6 @@
 import { operationQueueName, queueShardOf } from '@app/queue';
 import type { ConcreteNetwork } from '@app/config';
-import { asyncMintLands } from '@test/support/async-mint';
-import { summary } from '@test/support/envelope-assertions';
+import { asyncMintLands, createConfirmedTokens } from '@test/support/token-writes';
 import type { HttpClient } from '@test/support/http-client';
 import { startRedisCluster, type OwnRedisCluster } from '@test/support/redis-cluster';
 import {
@@ -24,7 +23,7 @@ let cluster: OwnRedisCluster;
 let stack: ServiceStack;
 let api: HttpClient;
 let prefix: string;
-const tokens = new Map<ConcreteNetwork, string>();
+let tokens = new Map<ConcreteNetwork, string>();
 const signers = new Map<ConcreteNetwork, string>();
 
 function mintLands(network: ConcreteNetwork, withinMs: number): Promise<void> {
@@ -46,20 +45,11 @@ beforeAll(async () => {
   for (const wallet of client.account.wallets) {
     signers.set(wallet.network === 'evm' ? 'base' : 'solana', wallet.public_key);
   }
-  for (const network of ['base', 'solana'] as const) {
-    const created = await api.post('/tokens', {
-      network,
-      name: 'Cluster',
-      symbol: 'CLS',
-      decimals: 0,
-      amount: 10,
-    });
-    expect(summary(created)).toMatchObject({
-      status: 200,
-      body: { data: { status: 'confirmed' } },
-    });
-    tokens.set(network, created.body.data.mint_address);
-  }
+  tokens = await createConfirmedTokens(api, ['base', 'solana'], {
+    name: 'Cluster',
+    symbol: 'CLS',
+    amount: 10,
+  });
 });
 
 afterAll(async () => {

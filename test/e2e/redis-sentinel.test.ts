@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { asyncMintLands } from '@test/support/async-mint';
+import { asyncMintLands } from '@test/support/token-writes';
 import { summary } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
 import {

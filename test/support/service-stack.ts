@@ -54,10 +54,12 @@ export async function startServiceStack(
     redisProxy?: boolean;
     /** Put a JSON-RPC recorder between the service and the EVM chain (its first endpoint). */
     evmRecorder?: boolean;
+    /** The Postgres server the suite's database is made on (default: startTestServices'). */
+    postgresUrl?: string;
   } = {},
 ): Promise<ServiceStack> {
   const [services, chains] = await Promise.all([
-    startTestServices(),
+    startTestServices(options.postgresUrl),
     startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0, ...options.chains }),
   ]);
   const port = await freePort();

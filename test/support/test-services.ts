@@ -15,12 +15,15 @@ const LOCAL_REDIS = 'redis://127.0.0.1:6379';
 
 /**
  * Real Postgres and Redis for a suite: containers where a Docker engine is reachable, else the
- * servers named by DATABASE_URL / REDIS_URL (default: the local ones). Each suite gets its own
- * database, so no test depends on another's leftovers.
+ * servers named by DATABASE_URL / REDIS_URL (default: the local ones); `postgresUrl` names the
+ * Postgres server instead (a suite's own). Each suite gets its own database, so no test depends
+ * on another's leftovers.
  */
-export async function startTestServices(): Promise<TestServices> {
-  const containers = dockerReachable() ? await startContainers().catch(() => null) : null;
-  const serverUrl = containers?.postgresUrl ?? process.env.DATABASE_URL ?? LOCAL_POSTGRES;
+export async function startTestServices(postgresUrl?: string): Promise<TestServices> {
+  const containers =
+    !postgresUrl && dockerReachable() ? await startContainers().catch(() => null) : null;
+  const serverUrl =
+    postgresUrl ?? containers?.postgresUrl ?? process.env.DATABASE_URL ?? LOCAL_POSTGRES;
   const redisUrl = containers?.redisUrl ?? process.env.REDIS_URL ?? LOCAL_REDIS;
   const databaseUrl = withDatabase(serverUrl, `ais_test_${randomBytes(6).toString('hex')}`);
   await migrate(databaseUrl);

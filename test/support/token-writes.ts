@@ -20,3 +20,21 @@ export async function asyncMintLands(
   expect(settled.status).toBe('confirmed');
   expect(Date.now() - started).toBeLessThan(withinMs);
 }
+
+/** Creates a whole-unit token (decimals 0) of `amount` on each network, synchronously confirmed. */
+export async function createConfirmedTokens(
+  api: HttpClient,
+  networks: ConcreteNetwork[],
+  token: { name: string; symbol: string; amount: number },
+): Promise<Map<ConcreteNetwork, string>> {
+  const created = new Map<ConcreteNetwork, string>();
+  for (const network of networks) {
+    const response = await api.post('/tokens', { network, ...token, decimals: 0 });
+    expect(summary(response)).toMatchObject({
+      status: 200,
+      body: { data: { status: 'confirmed' } },
+    });
+    created.set(network, response.body.data.mint_address);
+  }
+  return created;
+}

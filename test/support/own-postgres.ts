@@ -62,7 +62,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 }
 
 /** CHAOS_PG_BIN, else the newest Debian install (/usr/lib/postgresql/<major>/bin). */
-function postgresBinDir(): string {
+export function postgresBinDir(): string {
   if (process.env.CHAOS_PG_BIN) return process.env.CHAOS_PG_BIN;
   const root = '/usr/lib/postgresql';
   const majors = existsSync(root)
@@ -74,7 +74,7 @@ function postgresBinDir(): string {
   return join(root, majors[0], 'bin');
 }
 
-function postgresIds(): [number, number] {
+export function postgresIds(): [number, number] {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));

@@ -120,4 +120,17 @@ describe('RateLimitGuard', () => {
     expect(reply.headers).not.toHaveBeenCalled();
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/Rate limits are not enforced/));
   });
+
+  it('after a count left unanswered, fails open without asking a stalled Redis again', async () => {
+    const redis = fakeRedis({ evalsha: jest.fn(() => new Promise(() => undefined)) });
+    const guard = guardWith(redis);
+    // A write counts per key and per account: only the first count waits out the deadline.
+    await expect(guard.canActivate(httpContext('k', 'account-1', 'POST').context)).resolves.toBe(
+      true,
+    );
+    await expect(guard.canActivate(httpContext('k', 'account-1', 'POST').context)).resolves.toBe(
+      true,
+    );
+    expect(redis.evalsha).toHaveBeenCalledTimes(1);
+  });
 });

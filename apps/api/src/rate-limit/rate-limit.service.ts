@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { RedisConnection } from '@app/queue';
 import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
-import { REDIS, redisDeadline } from '@app/queue';
+import { REDIS, RedisDeadlineExceeded, redisDeadline } from '@app/queue';
 import { LeasedCounter, type LeaseGrant } from './leased-counter';
 
 export interface RateLimitDecision {
@@ -82,6 +82,11 @@ const LEASE_MIN = 2;
 
 /** A slow Redis must not slow every API call: past this the request goes through unlimited. */
 const COUNT_TIMEOUT_MS = 500;
+/**
+ * After a count Redis left unanswered, counts fail open at once for this long: a stalled Redis
+ * costs one wait every so often, not one for each bucket of each request (a write counts two).
+ */
+const UNANSWERED_PAUSE_MS = 2_000;
 const WARN_EVERY_MS = 30_000;
 const LIVE_STATUSES = new Set(['ready', 'connect', 'connecting']);
 
@@ -98,6 +103,7 @@ export class RateLimitService {
     this.lease(bucket, rule, size),
   );
   private lastWarning = 0;
+  private unansweredUntil = 0;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -168,6 +174,7 @@ export class RateLimitService {
   private async run(script: RedisScript, bucket: string, ...args: number[]): Promise<unknown> {
     // While ioredis reconnects it would queue the command; answer at once instead.
     if (!LIVE_STATUSES.has(this.redis.status)) throw new Error(`connection ${this.redis.status}`);
+    if (Date.now() < this.unansweredUntil) throw new Error('a count went unanswered just now');
     const key = this.keyPrefix + bucket;
     const evaluate = async (): Promise<unknown> => {
       try {
@@ -177,7 +184,14 @@ export class RateLimitService {
         return this.redis.eval(script.source, 1, key, ...args);
       }
     };
-    return redisDeadline(evaluate(), COUNT_TIMEOUT_MS, 'count the request');
+    return redisDeadline(evaluate(), COUNT_TIMEOUT_MS, 'count the request').catch(
+      (error: unknown) => {
+        if (error instanceof RedisDeadlineExceeded) {
+          this.unansweredUntil = Date.now() + UNANSWERED_PAUSE_MS;
+        }
+        throw error;
+      },
+    );
   }
 
   /** One line per WARN_EVERY_MS: an outage should not flood the log with one line a request. */

@@ -7,19 +7,45 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return causes(error).some(isConnectionFailure);
 }
 
-/** Socket errors of a connection that could not be made or was cut. */
-const SOCKET_CODES = new Set([
+/**
+ * Whether the error is a connection that could not be made at all (refused, no such host, the
+ * pool's connect timeout, a server not taking connections): nothing was sent on it. Otherwise an
+ * unavailability may have cut a statement already sent, whose commit may have landed.
+ */
+export function isConnectFailure(error: unknown): boolean {
+  return causes(error).some((cause) => {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && CONNECT_CODES.has(code)) return true;
+    return typeof message === 'string' && CONNECT_MESSAGES.some((known) => known.test(message));
+  });
+}
+
+/** Socket errors of a connection that could not be made: nothing was sent on it. */
+const UNMADE_SOCKET_CODES = [
   'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
   'EHOSTUNREACH',
   'EHOSTDOWN',
   'ENETUNREACH',
   'ENETDOWN',
   'ENOTFOUND',
   'EAI_AGAIN',
+];
+
+/** A server starting up or shutting down (not taking connections), a full connection table. */
+const CONNECT_CODES = new Set([...UNMADE_SOCKET_CODES, '57P03', '53300']);
+
+const CONNECT_MESSAGES = [
+  /^timeout exceeded when trying to connect$/,
+  /^Connection terminated due to connection timeout$/,
+];
+
+/** Socket errors of a connection that could not be made or was cut. */
+const SOCKET_CODES = new Set([
+  ...UNMADE_SOCKET_CODES,
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
 ]);
 
 /**

@@ -75,8 +75,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
       };
     }
     if (isDatabaseUnavailable(exception)) {
-      // A connection that failed or dropped: what it was writing did not commit, and an
-      // operation is stored in one statement or one transaction, so it is all or nothing.
+      // A connection that failed or dropped: what it was writing is all or nothing (one
+      // statement or one transaction), and did not commit unless the cut fell between a commit
+      // and its answer. Operations and batches are read back then (storeThroughCut), so their
+      // writes never get this answer after landing; for the other writes (keys, webhooks,
+      // settings) a repeat after such a rare cut is harmless.
       return {
         status: 503,
         message:

@@ -20,6 +20,7 @@ import { MetadataDocuments } from '../assets/metadata-documents';
 import { itemRoyalty } from '../assets/nft.service';
 import { hashOf, keyWindowStart, replayedBatchId } from '../operations/idempotency-key-reuse';
 import type { IdempotencyRequest } from '../operations/operation-submitter';
+import { storeThroughCut } from '../operations/store-through-cut';
 import type { NftAirdropInput, TokenAirdropInput } from './airdrop-inputs';
 import { cutIntoCarriers, newCarrier } from './carriers';
 import { checkEntries } from './entry-problems';
@@ -222,17 +223,23 @@ export class AirdropService {
     }));
     const documents = entries.flatMap((entry) => (entry.document ? [entry.document] : []));
     const carriers = packedAtAcceptance(network, kind, members);
+    const stored = { noun: 'batch', id: batch.id, path: `/batches/${batch.id}` } as const;
+    const readBack = () => this.batches.findById(batch.id);
     if (idempotency) {
-      const earlier = await this.insertClaimingKey(
-        batch,
-        members,
-        documents,
-        carriers,
-        idempotency,
+      const earlier = await storeThroughCut(
+        () => this.insertClaimingKey(batch, members, documents, carriers, idempotency),
+        null,
+        readBack,
+        stored,
       );
       if (earlier) return { batch: earlier, replayed: true };
     } else {
-      await this.batches.insertAll(batch, members, documents, carriers);
+      await storeThroughCut(
+        () => this.batches.insertAll(batch, members, documents, carriers),
+        undefined,
+        readBack,
+        stored,
+      );
     }
     METRICS.operations.inc(
       { kind: members[0].kind, network: network.network, status: 'queued' },

@@ -13,6 +13,7 @@ import {
 import { OperationQueue } from '@app/queue';
 import { SigningPolicies } from '../policies/signing-policies';
 import { hashOf, keyWindowStart, replayedOperationId } from './idempotency-key-reuse';
+import { storeThroughCut } from './store-through-cut';
 
 export interface Submission {
   /** The operation's id when the request needs it beforehand (made here otherwise). */
@@ -75,16 +76,33 @@ export class OperationSubmitter {
       details: submission.details ?? {},
       metadataId: submission.metadata?.id ?? null,
     });
+    const stored = {
+      noun: 'operation',
+      id: operation.id,
+      path: `/operations/${operation.id}`,
+    } as const;
+    const readBack = () => this.operations.findById(operation.id);
     if (idempotency) {
-      const earlier = await this.insertClaimingKey(operation, submission, idempotency);
+      const earlier = await storeThroughCut(
+        () => this.insertClaimingKey(operation, submission, idempotency),
+        null,
+        readBack,
+        stored,
+      );
       // Its first request enqueued it, or the reconciler will: as far as we know it can run.
       if (earlier) return { operation: earlier, replayed: true, enqueued: true };
     } else {
       // One statement (with its metadata document): atomic without a transaction.
-      await this.operations.insert(
-        this.operations.outsideTransaction(),
-        operation,
-        submission.metadata,
+      await storeThroughCut(
+        () =>
+          this.operations.insert(
+            this.operations.outsideTransaction(),
+            operation,
+            submission.metadata,
+          ),
+        undefined,
+        readBack,
+        stored,
       );
     }
     METRICS.operations.inc({ kind: operation.kind, network: operation.network, status: 'queued' });

@@ -10,9 +10,11 @@
  * WAL bytes are the cluster's (`pg_current_wal_lsn`), and Redis and the shared Postgres
  * processes are the machine's: on a machine where nothing else runs, they are this run's.
  * Run: npm run bench:mint-cost   (BENCH_MINTS=600 a family, BENCH_IN_FLIGHT=32,
- *   BENCH_MINT_FAMILIES=evm,solana)
+ *   BENCH_MINT_FAMILIES=evm,solana; BENCH_PG_STATEMENTS=1 runs on a Postgres of its own that
+ *   preloads pg_stat_statements, to count statements, as `npm run capacity` does)
  */
 import { Client } from 'pg';
+import { startOwnPostgres } from '@test/support/own-postgres';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { IMAGE, intFromEnv, serviceCollection } from './evm-helpers';
 import { LoadClient } from './load-client';
@@ -57,7 +59,17 @@ export async function run(
 }
 
 async function measure(family: Family, mints: number, inFlight: number): Promise<MintCost> {
-  const stack = await startServiceStack({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
+  const ownPostgres =
+    process.env.BENCH_PG_STATEMENTS === '1'
+      ? await startOwnPostgres({ shared_preload_libraries: 'pg_stat_statements' })
+      : undefined;
+  const stack = await startServiceStack({
+    postgresUrl: ownPostgres?.url,
+    env: { RATE_LIMIT_REQUESTS: '1000000' },
+  }).catch(async (error: unknown) => {
+    await ownPostgres?.stop();
+    throw error;
+  });
   const database = new URL(stack.env.DATABASE_URL).pathname.slice(1);
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
@@ -108,6 +120,7 @@ async function measure(family: Family, mints: number, inFlight: number): Promise
   } finally {
     await db.end().catch(() => undefined);
     await stack.stop();
+    await ownPostgres?.stop();
   }
 }
 

@@ -30,8 +30,13 @@
  *   CHAOS_PG_DOWN_MS=3000       how long Postgres stays down
  *   CHAOS_DRAIN_MS=3000         how long the account's wallets stay empty (0: never drained)
  *   CHAOS_STALL_MS=90000        no progress for this long: the remaining faults strike at once
+ *   CHAOS_HA=sentinel|cluster   (npm run chaos:ha runs both) Postgres is a Patroni pair behind
+ *                               HAProxy and Redis sits behind 3 Sentinels, or is a 3-master
+ *                               Cluster; instead of the flush and the restart, the Postgres
+ *                               primary node and a Redis primary (a master) are SIGKILLed, each
+ *                               replaced by its promoted standby; 3 workers instead of 1
  * Exit code 1 when a mint or an airdrop entry was lost or doubled, or an airdrop broke another
- * promise (its problems are printed); figures in test-results/chaos.json.
+ * promise (its problems are printed); figures in test-results/chaos[-<CHAOS_HA>].json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +44,6 @@ import { Keypair } from '@solana/web3.js';
 import { getAddress, hexlify, randomBytes } from 'ethers';
 import { evmReader } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
-import { startOwnRedis } from '@test/support/own-redis';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { round, runConcurrently } from '../../bench/stats';
 import {
@@ -52,6 +56,7 @@ import {
   type AirdropRequest,
 } from './airdrop-client';
 import { brokePromise } from './chaos-figures';
+import { chaosTopology, startChaosInfra } from './chaos-infra';
 import { printReport, writeServiceLogs } from './chaos-report';
 import { airdropVerdict, latencies, verdict } from './chaos-verdict';
 import { planFaults, runFaults, seededRandom, type Fault } from './fault-schedule';
@@ -63,7 +68,6 @@ import {
   type Chain,
   type MintRequest,
 } from './mint-client';
-import { startOwnPostgres } from '@test/support/own-postgres';
 import { rpcEndpointPairs } from './rpc-endpoints';
 import { sampleQuery } from './sample-query';
 import { Supervisor } from './supervisor';
@@ -89,7 +93,11 @@ const config = {
   stallMs: envInt('CHAOS_STALL_MS', 90_000),
   /** A request the API has not accepted after this long is given up (reported, not retried). */
   giveUpMs: 300_000,
+  /** CHAOS_HA: `sentinel` or `cluster` Redis and a Patroni Postgres pair, with 3 workers. */
+  topology: chaosTopology(process.env.CHAOS_HA),
 };
+/** Names the run's figures and logs in test-results/. */
+const runName = config.topology === 'single' ? 'chaos' : `chaos-${config.topology}`;
 
 /** Undone in reverse order at the end, also on failure and on Ctrl-C. */
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
@@ -101,20 +109,20 @@ function log(line: string): void {
 
 async function main(): Promise<number> {
   log(`config ${JSON.stringify(config)}`);
-  const [postgres, redis] = await Promise.all([startOwnPostgres(), startOwnRedis()]);
-  cleanups.push({ name: 'postgres', run: () => postgres.stop() });
-  cleanups.push({ name: 'redis', run: () => redis.stop() });
-  // startTestServices makes the run's database on the server DATABASE_URL names.
-  process.env.DATABASE_URL = postgres.url;
-  process.env.REDIS_URL = redis.url;
-  log(`own postgres ${postgres.url}, own redis ${redis.url}`);
+  const infra = await startChaosInfra(config.topology, config.pgDownMs);
+  cleanups.push({ name: 'postgres and redis', run: () => infra.stop() });
+  log(infra.describe);
+  const highlyAvailable = config.topology !== 'single';
 
   const rpc = config.rpcFailover ? await rpcEndpointPairs() : undefined;
   if (rpc) cleanups.push({ name: 'rpc proxies', run: () => rpc.close() });
   const stack = await startServiceStack({
+    postgresUrl: infra.postgresUrl,
+    workers: highlyAvailable ? 3 : 1,
     // Receipts are final only blocks deep (below): the chain keeps mining, as a public one does.
     chains: { ...rpc?.ports, ...(config.reorgDepth > 0 && { evmIdleBlockSeconds: 1 }) },
     env: {
+      ...infra.redisEnv,
       RATE_LIMIT_REQUESTS: '1000000000',
       ...rpc?.env,
       // A receipt a reorg can take away is not final: one block deeper than any reorg here.
@@ -128,14 +136,15 @@ async function main(): Promise<number> {
     // The worker runs as one replica, restarted under its name after each kill (a StatefulSet
     // pod, a systemd unit): it takes its dead predecessor's shards at once. A killed worker
     // without one waits for its leases to lapse: test/e2e/worker-kill-resume.test.ts.
-    workerEnv: { WORKER_REPLICA: 'chaos-worker' },
+    // With 3 workers (CHAOS_HA) each is its own: a killed one's leases lapse.
+    workerEnv: highlyAvailable ? {} : { WORKER_REPLICA: 'chaos-worker' },
   });
   cleanups.push({ name: 'service stack', run: () => stack.stop() });
   const supervisor = new Supervisor(stack, startedAt, log);
   cleanups.push({ name: 'supervisor', run: () => supervisor.close() });
   let logsSaved = false;
   const saveLogs = () => {
-    if (!logsSaved) writeServiceLogs(supervisor, join(RESULTS, 'chaos-logs'));
+    if (!logsSaved) writeServiceLogs(supervisor, join(RESULTS, `${runName}-logs`));
     logsSaved = true;
   };
   cleanups.push({ name: 'service logs', run: async () => saveLogs() });
@@ -172,20 +181,7 @@ async function main(): Promise<number> {
       name: `worker SIGKILL #${n}`,
       inject: () => supervisor.killWorker((count) => Math.floor(random() * count)),
     })),
-    {
-      name: 'redis FLUSHALL',
-      inject: async () => {
-        await redis.flushAll();
-        return 'every key gone';
-      },
-    },
-    {
-      name: 'postgres restart',
-      inject: async () => {
-        await postgres.restart(config.pgDownMs);
-        return `stopped (fast), down ${config.pgDownMs} ms, started`;
-      },
-    },
+    ...infra.faults,
     ...(rpc
       ? (['evm', 'solana'] as const).map((chain) => ({
           name: `${chain} RPC endpoint dies`,
@@ -403,8 +399,10 @@ async function main(): Promise<number> {
     supervisor.unexpectedExits,
   );
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'chaos.json'), JSON.stringify(report, null, 2) + '\n');
-  log(`figures written to test-results/chaos.json, service logs to test-results/chaos-logs/`);
+  writeFileSync(join(RESULTS, `${runName}.json`), JSON.stringify(report, null, 2) + '\n');
+  log(
+    `figures written to test-results/${runName}.json, service logs to test-results/${runName}-logs/`,
+  );
   const brokenMints = Object.values(figures).some(brokePromise);
   const brokenAirdrops = Object.values(airdropFigures).some((f) => f.problems.length > 0);
   if (brokenMints) log('FAILED: a single mint was lost or doubled');

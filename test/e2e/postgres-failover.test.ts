@@ -3,7 +3,7 @@ import type { ConcreteNetwork } from '@app/config';
 import { evmTruth, solanaTruth } from '../chaos/chain-truth';
 import { settledOperation, summary } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
-import { startPostgresHa, type PostgresHa } from '@test/support/postgres-ha';
+import { startPostgresHa, type PostgresHa } from '@app/localnet';
 import {
   newAccountClient,
   startServiceStack,
@@ -87,8 +87,9 @@ function followEvents(): { events: SseEvent[]; stop(): void } {
         const stream = current;
         let taken = 0;
         while (!stopped && !stream.ended) {
+          // Short waits: a stop (which closes the stream) is seen within a second.
           await stream
-            .waitFor(() => stream.events.length > taken || stream.ended, 60_000)
+            .waitFor(() => stream.events.length > taken || stream.ended, 1_000)
             .catch(() => undefined);
           events.push(...stream.events.slice(taken));
           taken = stream.events.length;

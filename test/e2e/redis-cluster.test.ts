@@ -2,7 +2,7 @@ import { operationQueueName, queueShardOf } from '@app/queue';
 import type { ConcreteNetwork } from '@app/config';
 import { asyncMintLands, createConfirmedTokens } from '@test/support/token-writes';
 import type { HttpClient } from '@test/support/http-client';
-import { startRedisCluster, type OwnRedisCluster } from '@test/support/redis-cluster';
+import { startRedisCluster, type OwnRedisCluster } from '@app/localnet';
 import {
   newAccountClient,
   startServiceStack,

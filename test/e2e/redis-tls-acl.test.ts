@@ -4,11 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { settledOperation, summary } from '@test/support/envelope-assertions';
-import {
-  EPHEMERAL_REDIS_ARGS,
-  spawnRedisServer,
-  type RedisServerProcess,
-} from '@test/support/own-redis';
+import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from '@app/localnet';
 import { freePort } from '@test/support/service-process';
 import {
   newAccountClient,

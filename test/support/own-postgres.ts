@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { postgresBinDir, postgresIds } from '@app/localnet';
 import { freePort } from '@test/support/service-process';
 
 const run = promisify(execFile);
@@ -22,7 +23,9 @@ export interface OwnPostgres {
  * run against it at the same time. initdb refuses to run as root, so as root the cluster belongs
  * to the `postgres` user.
  */
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+export async function startOwnPostgres(
+  settings: Record<string, string> = {},
+): Promise<OwnPostgres> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'ais-chaos-pg-'));
   const dataDir = join(dir, 'pgdata');
@@ -33,7 +36,10 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     asRoot
       ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args])
       : run(join(bin, tool), args);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+  const options = [
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+  ].join(' ');
   const start = () =>
     pg('pg_ctl', ['-D', dataDir, '-l', join(dir, 'postgres.log'), '-o', options, '-w', 'start']);
   const stop = (mode: 'fast' | 'immediate') =>
@@ -59,26 +65,4 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     },
     stop: stopAndRemove,
   };
-}
-
-/** CHAOS_PG_BIN, else the newest Debian install (/usr/lib/postgresql/<major>/bin). */
-export function postgresBinDir(): string {
-  if (process.env.CHAOS_PG_BIN) return process.env.CHAOS_PG_BIN;
-  const root = '/usr/lib/postgresql';
-  const majors = existsSync(root)
-    ? readdirSync(root)
-        .filter((name) => /^\d+$/.test(name))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (!majors.length) throw new Error(`No Postgres under ${root}; set CHAOS_PG_BIN`);
-  return join(root, majors[0], 'bin');
-}
-
-export function postgresIds(): [number, number] {
-  const line = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith('postgres:'));
-  if (!line) throw new Error('Running as root needs a `postgres` user to own the cluster');
-  const [, , uid, gid] = line.split(':');
-  return [Number(uid), Number(gid)];
 }

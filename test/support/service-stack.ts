@@ -58,10 +58,17 @@ export async function startServiceStack(
     postgresUrl?: string;
   } = {},
 ): Promise<ServiceStack> {
-  const [services, chains] = await Promise.all([
+  const [servicesStart, chainsStart] = await Promise.allSettled([
     startTestServices(options.postgresUrl),
     startLocalChains({ evmPort: 0, solanaPort: 0, solanaWsPort: 0, ...options.chains }),
   ]);
+  if (servicesStart.status === 'rejected' || chainsStart.status === 'rejected') {
+    // Whichever did start is stopped: chains left running keep the test process alive.
+    if (servicesStart.status === 'fulfilled') await servicesStart.value.stop();
+    if (chainsStart.status === 'fulfilled') await chainsStart.value.stop();
+    throw [servicesStart, chainsStart].find((start) => start.status === 'rejected')!.reason;
+  }
+  const [services, chains] = [servicesStart.value, chainsStart.value];
   const port = await freePort();
   const perEndpoint = options.rpcProxies === true ? 1 : Number(options.rpcProxies ?? 0);
   const proxiesOf = (url: string, count: number) =>

@@ -25,3 +25,12 @@ export {
   type SenderCapProxy,
   type SenderCapProxyOptions,
 } from './sender-cap-proxy';
+export { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './ha/redis-server';
+export { startRedisCluster, type OwnRedisCluster } from './ha/redis-cluster';
+export {
+  SENTINEL_PRIMARY_NAME,
+  startRedisSentinels,
+  type OwnRedisSentinels,
+} from './ha/redis-sentinel';
+export { startPostgresHa, type PostgresHa } from './ha/postgres-ha';
+export { postgresBinDir, postgresIds } from './ha/postgres-binaries';

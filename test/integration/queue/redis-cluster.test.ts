@@ -11,7 +11,7 @@ import {
   type QueueJobData,
   type RedisConnection,
 } from '@app/queue';
-import { startRedisCluster, type OwnRedisCluster } from '@test/support/redis-cluster';
+import { startRedisCluster, type OwnRedisCluster } from '@app/localnet';
 
 jest.setTimeout(120_000);
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
-import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './own-redis';
-import { freePort } from './service-process';
+import { findFreePort } from '../net.util';
+import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './redis-server';
 
 const run = promisify(execFile);
 
-/** A Redis Cluster of a test's own: masters, each with its replicas, on loopback ports. */
+/** A Redis Cluster of its own (a test's, `npm run local:ha`'s): masters with replicas, on loopback ports. */
 export interface OwnRedisCluster {
   /** REDIS_CLUSTER_NODES for the service: every node, masters and replicas. */
   readonly nodesEnv: string;
@@ -37,7 +37,7 @@ export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<
   const nodes = new Map<number, RedisServerProcess>();
   const count = masters * (1 + replicasEach);
   for (let i = 0; i < count; i++) {
-    const port = await freePort();
+    const port = await findFreePort('127.0.0.1');
     const server = await spawnRedisServer([
       '--port',
       String(port),

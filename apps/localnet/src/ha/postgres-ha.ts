@@ -2,8 +2,8 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresBinDir, postgresIds } from './own-postgres';
-import { freePort } from './service-process';
+import { findFreePort } from '../net.util';
+import { postgresBinDir, postgresIds } from './postgres-binaries';
 
 /**
  * Postgres as production runs it (docs/deployment.md#postgres): a primary and a synchronous
@@ -27,6 +27,8 @@ export interface PostgresHa {
 
 /** The leader key's TTL (Patroni's default is 30 s): a dead primary's lock lapses within it. */
 const LEADER_TTL_S = 8;
+/** HAProxy's health checks of each node (`GET /primary`), two failed in a row marking it down. */
+const CHECK_INTERVAL_MS = 300;
 
 interface Node {
   name: string;
@@ -62,7 +64,11 @@ export async function startPostgresHa(): Promise<PostgresHa> {
     return child;
   };
 
-  const [etcdClient, etcdPeer, haproxyPort] = [await freePort(), await freePort(), await freePort()];
+  const [etcdClient, etcdPeer, haproxyPort] = [
+    await findFreePort('127.0.0.1'),
+    await findFreePort('127.0.0.1'),
+    await findFreePort('127.0.0.1'),
+  ];
   launch(
     'etcd',
     'etcd',
@@ -84,8 +90,8 @@ export async function startPostgresHa(): Promise<PostgresHa> {
   for (const name of ['pg-a', 'pg-b']) {
     nodes.push({
       name,
-      pgPort: await freePort(),
-      restPort: await freePort(),
+      pgPort: await findFreePort('127.0.0.1'),
+      restPort: await findFreePort('127.0.0.1'),
       dir: owned(join(root, name)),
     });
   }
@@ -105,7 +111,11 @@ export async function startPostgresHa(): Promise<PostgresHa> {
   writeFileSync(haproxyConfig, haproxyConfigFor(haproxyPort, nodes));
   launch('haproxy', 'haproxy', ['-db', '-f', haproxyConfig], false);
   const url = `postgres://postgres@127.0.0.1:${haproxyPort}/postgres`;
-  await until(() => reachable(url), 'the HAProxy endpoint', 15_000);
+  // HAProxy starts with every server up until its checks say otherwise: a connection made then
+  // may reach the standby, and be cut when its check fails. Ready once the checks have run
+  // (fall x inter) and several connections in a row (round robin) all reach the primary.
+  await new Promise((resolve) => setTimeout(resolve, 2 * CHECK_INTERVAL_MS + 200));
+  await until(() => reachesPrimaryOnly(url), 'the HAProxy endpoint to reach the primary', 15_000);
 
   const primary = async () => {
     for (const node of nodes) if (await isPrimary(node)) return node.name;
@@ -207,7 +217,7 @@ listen postgres
   bind 127.0.0.1:${port}
   option httpchk GET /primary
   http-check expect status 200
-  default-server inter 300ms fall 2 rise 1 on-marked-down shutdown-sessions
+  default-server inter ${CHECK_INTERVAL_MS}ms fall 2 rise 1 on-marked-down shutdown-sessions
 ${nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.pgPort} check port ${node.restPort}`).join('\n')}
 `;
 }
@@ -234,7 +244,9 @@ async function reachable(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
   try {
     await client.connect();
-    const { rows } = await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+    const { rows } = await client.query<{ standby: boolean }>(
+      'SELECT pg_is_in_recovery() AS standby',
+    );
     return rows[0]?.standby === false;
   } catch {
     return false;
@@ -243,8 +255,17 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); ) {
+async function reachesPrimaryOnly(url: string): Promise<boolean> {
+  for (let i = 0; i < 4; i++) if (!(await reachable(url))) return false;
+  return true;
+}
+
+async function until(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check());) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -33,7 +33,13 @@ export async function startRedisSentinels(sentinels = 1): Promise<OwnRedisSentin
   const nodes = [
     {
       port: first,
-      server: await spawnRedisServer(['--port', String(first), ...EPHEMERAL_REDIS_ARGS]),
+      server: await spawnRedisServer([
+        '--port',
+        String(first),
+        '--dir',
+        dir,
+        ...EPHEMERAL_REDIS_ARGS,
+      ]),
     },
     {
       port: second,
@@ -43,6 +49,9 @@ export async function startRedisSentinels(sentinels = 1): Promise<OwnRedisSentin
         '--replicaof',
         '127.0.0.1',
         String(first),
+        // A replica writes the primary's snapshot here on its first sync.
+        '--dir',
+        dir,
         ...EPHEMERAL_REDIS_ARGS,
       ]),
     },

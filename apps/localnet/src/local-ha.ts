@@ -11,7 +11,7 @@
  * temporary directories, gone when the command stops (Ctrl-C). The service itself is
  * `npm run local`, run with the endpoints of these.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startPostgresHa, type PostgresHa } from './ha/postgres-ha';
 import { startRedisCluster } from './ha/redis-cluster';
@@ -24,19 +24,8 @@ interface Choice {
   postgres: 'ha' | 'single';
 }
 
-/** What each choice needs on PATH, and the Debian packages that have it. */
-const NEEDS: Record<string, { tools: string[]; packages: string[] }> = {
-  cluster: { tools: ['redis-server', 'redis-cli'], packages: ['redis-server', 'redis-tools'] },
-  sentinel: { tools: ['redis-server'], packages: ['redis-server'] },
-  ha: {
-    tools: ['patroni', 'etcd', 'haproxy'],
-    packages: ['patroni', 'python3-etcd', 'etcd-server', 'haproxy'],
-  },
-};
-
 async function main(): Promise<void> {
   const choice = choiceFromArgs(process.argv.slice(2));
-  requireTools(choice);
   const stops: (() => Promise<void>)[] = [];
   const env: Record<string, string> = {};
   const lines: string[] = [];
@@ -107,20 +96,6 @@ function choiceFromArgs(args: string[]): Choice {
     }
   }
   return choice;
-}
-
-function requireTools(choice: Choice): void {
-  const needs = [NEEDS[choice.redis], NEEDS[choice.postgres]].filter(Boolean);
-  const missing = needs.flatMap(({ tools }) => tools).filter((tool) => !onPath(tool));
-  if (missing.length === 0) return;
-  const packages = [...new Set(needs.flatMap((need) => need.packages))].join(' ');
-  throw new Error(
-    `npm run local:ha needs ${missing.join(', ')} on PATH: apt-get install -y ${packages}`,
-  );
-}
-
-function onPath(tool: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
 }
 
 function withDatabase(postgres: PostgresHa, database: string): string {

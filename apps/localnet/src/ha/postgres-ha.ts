@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '../net.util';
 import { postgresBinDir, postgresIds } from './postgres-binaries';
+import { requireTools } from './required-tools';
 
 /**
  * Postgres as production runs it (docs/deployment.md#postgres): a primary and a synchronous
@@ -39,6 +40,11 @@ interface Node {
 }
 
 export async function startPostgresHa(): Promise<PostgresHa> {
+  requireTools(
+    'A Patroni pair',
+    ['patroni', 'etcd', 'haproxy'],
+    ['patroni', 'python3-etcd', 'etcd-server', 'haproxy'],
+  );
   const root = mkdtempSync(join(tmpdir(), 'ais-pg-ha-'));
   const asRoot = process.getuid?.() === 0;
   const [postgresUser, postgresGroup] = asRoot ? postgresIds() : [0, 0];

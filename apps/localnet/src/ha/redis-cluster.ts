@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { findFreePort } from '../net.util';
 import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './redis-server';
+import { requireTools } from './required-tools';
 
 const run = promisify(execFile);
 
@@ -33,6 +34,7 @@ export interface OwnRedisCluster {
  * may be promoted however far behind it was: a test's failover takes seconds.
  */
 export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<OwnRedisCluster> {
+  requireTools('A Redis Cluster', ['redis-server', 'redis-cli'], ['redis-server', 'redis-tools']);
   const dir = mkdtempSync(join(tmpdir(), 'ais-redis-cluster-'));
   const nodes = new Map<number, RedisServerProcess>();
   const count = masters * (1 + replicasEach);

@@ -10,7 +10,9 @@
  *   (b) the service with 1, 2 and 3 worker processes: every account submits its share of async
  *       mints (`Prefer: respond-async`, a few in flight per account), until the database says
  *       they have all settled.
- * Ratios: 2 workers / 1 worker (target >= 1.6) and the best service run / raw (target >= 0.8).
+ * Ratios: 2 workers / 1 worker (target >= 1.6), the best service run / raw (target >= 0.8), and
+ * the workers' CPU a mint with the most workers / with 1 (issue 27: target <= 1.15). Each run
+ * also gives CPU ms a mint by process kind.
  * Run: npm run bench:scaling   (BENCH_SCALING_MINTS=1200, BENCH_ACCOUNTS=12,
  *   BENCH_CLIENTS_PER_ACCOUNT=8, BENCH_WORKER_COUNTS=1,2,3, BENCH_TIME_LIMIT_S=180 per run,
  *   BENCH_QUEUE_SHARDS=12 with the workers pinned to base;
@@ -37,7 +39,7 @@ import {
   serviceCollection,
   rawMintSigner,
 } from './evm-helpers';
-import { cpuSummary, cpuWindow } from './cpu-usage';
+import { cpuSummary, cpuWindow, type CpuUsage } from './cpu-usage';
 import { LoadClient } from './load-client';
 import { round, runConcurrently } from './stats';
 
@@ -55,6 +57,8 @@ export interface ScalingRun {
   unsettled: number;
   /** Where the CPU went while it ran (see cpu-usage.ts): is the machine the limit? */
   cpu: string;
+  /** CPU milliseconds a mint by process kind (all workers together as `worker`). */
+  cpuMsPerMint: Record<string, number>;
 }
 
 export interface ScalingResult {
@@ -63,6 +67,8 @@ export interface ScalingResult {
   runs: ScalingRun[];
   twoWorkersOverOne: number;
   serviceOverRaw: number;
+  /** Workers' CPU a mint with the most workers run, over that with one. */
+  workerCpuMostOverOne: number;
 }
 
 export async function run(
@@ -79,13 +85,30 @@ export async function run(
   for (const r of runs.slice(1)) r.ratioToRaw = round(r.mintsPerSecond / runs[0].mintsPerSecond, 2);
   const rate = (name: string) => runs.find((r) => r.run === name)?.mintsPerSecond ?? NaN;
   const best = Math.max(...runs.slice(1).map((r) => r.mintsPerSecond));
+  const workerCpu = (r: ScalingRun | undefined) => r?.cpuMsPerMint.worker ?? NaN;
+  const most = `service, ${Math.max(...workerCounts)} worker`;
   return {
     chain: chain.name,
     accounts,
     runs,
     twoWorkersOverOne: round(rate('service, 2 workers') / rate('service, 1 worker'), 2),
     serviceOverRaw: round(best / rate('raw'), 2),
+    workerCpuMostOverOne: round(
+      workerCpu(runs.find((r) => r.run.startsWith(most))) /
+        workerCpu(runs.find((r) => r.run === 'service, 1 worker')),
+      2,
+    ),
   };
+}
+
+/** CPU milliseconds a mint by process kind. */
+function msPerMint(usage: CpuUsage, mints: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(usage.seconds).map(([kind, seconds]) => [
+      kind,
+      round((seconds * 1000) / mints, 2),
+    ]),
+  );
 }
 
 /** Splits `total` into `parts` shares that differ by at most one. */
@@ -154,6 +177,7 @@ async function rawMints(
       failed: minedMints - minted,
       unsettled: mints - minedMints,
       cpu: cpuSummary(usage),
+      cpuMsPerMint: msPerMint(usage, mints),
     };
   } finally {
     provider.destroy();
@@ -263,6 +287,7 @@ async function serviceMints(
       failed: counts.failed,
       unsettled: counts.pending,
       cpu: cpuSummary(usage),
+      cpuMsPerMint: msPerMint(usage, mints),
     };
   } finally {
     await stack.stop();
@@ -305,7 +330,18 @@ if (require.main === module) {
   run().then(
     (result) => {
       console.log(`NFT mints of ${result.accounts} accounts at once on a ${result.chain} chain:`);
-      console.table(result.runs);
+      console.table(result.runs.map(({ cpuMsPerMint: _perMint, ...run }) => run));
+      for (const { run: name, cpuMsPerMint } of result.runs) {
+        const byKind = Object.entries(cpuMsPerMint)
+          .filter(([, ms]) => ms > 0)
+          .sort((a, b) => b[1] - a[1])
+          .map(([kind, ms]) => `${kind} ${ms}`)
+          .join(', ');
+        console.log(`${name}: CPU ms a mint: ${byKind}`);
+      }
+      console.log(
+        `workers' CPU a mint, most workers / 1 worker = ${result.workerCpuMostOverOne} (target <= 1.15)`,
+      );
       console.log(`2 workers / 1 worker = ${result.twoWorkersOverOne} (target >= 1.6)`);
       console.log(`service (best) / raw = ${result.serviceOverRaw} (target >= 0.8)`);
       process.exit(0);

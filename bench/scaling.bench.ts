@@ -238,6 +238,9 @@ async function serviceMints(
       REGISTER_LIMIT_PER_IP: '1000/3600',
       // Enough shards that 1, 2 and 3 workers split the wallets evenly (12 = 4 x 3).
       QUEUE_SHARDS: String(shardCount),
+      // The production default: the test stacks' 500 ms (for quick recovery in fault tests)
+      // would charge each worker ten reconciler runs a second-and-a-half more than deployed.
+      RECONCILE_INTERVAL_MS: '5000',
     },
     // Workers pinned to the one network minted on, as a deployment with many shards would be.
     workerEnv: { WORKER_NETWORKS: 'base' },

@@ -18,12 +18,13 @@ export type ConnectionOptions = Pick<
  * here, and every key it uses stays within one hash slot per command (the key layout in
  * docs/deployment.md#redis-key-layout).
  *
- * With Sentinels the client asks them for the primary at every (re)connection. `failoverDetector`
- * also listens for their `+switch-master`, so a connection to a primary demoted while alive moves
- * to the new one at once, not at its next error; a command refused `READONLY` reconnects too.
- * BullMQ workers are reported to hang on a demoted node without this (bullmq issue 3088); on this
- * machine's Redis 7.0 the demoted node drops its clients itself, and test/e2e/redis-sentinel
- * passes without the two, so they guard servers that do not.
+ * With Sentinels the client asks them for the primary at every (re)connection, at least every
+ * second while it is away; a command refused `READONLY` (a primary demoted while alive, on a
+ * server that keeps its clients) reconnects too. Not ioredis's `failoverDetector`: its
+ * `+switch-master` handler disconnects the connector, and when that lands while a connection is
+ * still reconnecting (its primary was killed), ioredis ends the connection for good: a worker
+ * whose consumers and queue connection never came back, in one CI run of
+ * test/e2e/redis-sentinel. A demoted Redis 7 primary drops its clients itself.
  *
  * With a Cluster the client follows MOVED and ASK replies, and reloads the slot map when a node
  * goes away: a replica promoted for a dead master is used as soon as the cluster names it.
@@ -51,7 +52,6 @@ export function redisClient(
     sentinels: sentinel.sentinels,
     name: sentinel.name,
     ...auth,
-    failoverDetector: true,
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
     retryStrategy: retryEverySecond,
     ...options,

@@ -54,7 +54,7 @@ export async function run(): Promise<SignerRate[]> {
   const localSolana: SolanaKey = localSolanaKey(ed25519Signer(newEd25519Seed()));
 
   softHsmSetup(); // a token directory of this run, as the test suites have
-  const token = Pkcs11Token.open({
+  const token = await Pkcs11Token.open({
     ...freshSoftHsmToken(),
     sessions: intFromEnv('PKCS11_SESSIONS', 4),
   });

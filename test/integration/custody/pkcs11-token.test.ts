@@ -1,7 +1,23 @@
+import { execFile } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
+import { promisify } from 'node:util';
 import { computeAddress, keccak256, recoverAddress, toUtf8Bytes } from 'ethers';
 import { Pkcs11Token } from '@app/chains/signers/pkcs11-token';
-import { freshSoftHsmToken, type SoftHsmToken } from '@test/support/softhsm';
+import { freshSoftHsmToken, pkcs11SignerEnv, type SoftHsmToken } from '@test/support/softhsm';
+
+/** `count` processes that each open and close `softhsm` `opens` times, all at once. */
+async function openAtOnce(softhsm: SoftHsmToken, count: number, opens: number) {
+  const runs = Array.from({ length: count }, () =>
+    promisify(execFile)(
+      process.execPath,
+      ['-r', '@swc-node/register', 'test/support/pkcs11-open-loop.ts'],
+      { env: { ...process.env, ...pkcs11SignerEnv(softhsm), OPENS: String(opens) } },
+    ),
+  );
+  return (await Promise.all(runs)).map(
+    ({ stdout }) => JSON.parse(stdout) as { opened: number; errors: string[] },
+  );
+}
 
 /** Node's key object for a raw Ed25519 public key (hex). */
 function ed25519PublicKey(hex: string) {
@@ -16,9 +32,9 @@ describe('Pkcs11Token on SoftHSM2', () => {
   let softhsm: SoftHsmToken;
   let token: Pkcs11Token;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     softhsm = freshSoftHsmToken();
-    token = Pkcs11Token.open({ ...softhsm, sessions: 4 });
+    token = await Pkcs11Token.open({ ...softhsm, sessions: 4 });
   });
 
   afterAll(() => {
@@ -68,7 +84,7 @@ describe('Pkcs11Token on SoftHSM2', () => {
   it('finds a key again by its id alone, as another process would', async () => {
     const key = await token.generate('ed25519', 'found again');
     token.close();
-    token = Pkcs11Token.open({ ...softhsm, sessions: 2 });
+    token = await Pkcs11Token.open({ ...softhsm, sessions: 2 });
     expect(await token.publicKey(key.id)).toBe(key.publicKey);
     const signature = await token.signMessage(key.id, Buffer.from('after a restart'));
     expect(
@@ -86,17 +102,28 @@ describe('Pkcs11Token on SoftHSM2', () => {
     );
   });
 
+  // SoftHSM's file store rewrites the token's file at every login, and a process reading it
+  // meanwhile (to find the token by label, or to log in) can get CKR_GENERAL_ERROR, no label or
+  // CKR_USER_PIN_NOT_INITIALIZED: the API and the workers of a deployment start together on one
+  // token, and a worker failed to start this way in CI.
+  it('opens in several processes at once, each time', async () => {
+    const shared = freshSoftHsmToken();
+    const runs = await openAtOnce(shared, 4, 50);
+    expect(runs.flatMap((run) => run.errors)).toEqual([]);
+    expect(runs.map((run) => run.opened)).toEqual([50, 50, 50, 50]);
+  }, 60_000);
+
   it('refuses an unknown key and a wrong PIN, saying which', async () => {
     await expect(token.signMessage('00'.repeat(16), Buffer.from('x'))).rejects.toThrow(
       /holds no key/,
     );
     token.close();
-    expect(() => Pkcs11Token.open({ ...softhsm, pin: '0000', sessions: 1 })).toThrow(
-      new RegExp(`login to token "${softhsm.tokenLabel}" refused`),
+    await expect(Pkcs11Token.open({ ...softhsm, pin: '0000', sessions: 1 })).rejects.toThrow(
+      new RegExp(`login to token "${softhsm.tokenLabel}" refused: CKR_PIN_INCORRECT`),
     );
-    expect(() => Pkcs11Token.open({ ...softhsm, tokenLabel: 'nope', sessions: 1 })).toThrow(
+    await expect(Pkcs11Token.open({ ...softhsm, tokenLabel: 'nope', sessions: 1 })).rejects.toThrow(
       /No PKCS#11 token labelled "nope"/,
     );
-    token = Pkcs11Token.open({ ...softhsm, sessions: 1 });
+    token = await Pkcs11Token.open({ ...softhsm, sessions: 1 });
   });
 });

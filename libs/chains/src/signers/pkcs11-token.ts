@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as pkcs11 from 'pkcs11js';
 import { getBytes, hexlify } from 'ethers';
 import { ethereumSignature } from './ecdsa-recovery';
@@ -10,6 +11,15 @@ const CKM_EDDSA = 0x1057;
 /** DER of the curves' object identifiers, as CKA_EC_PARAMS takes them. */
 const SECP256K1_PARAMS = Buffer.from('06052b8104000a', 'hex'); // 1.3.132.0.10
 const ED25519_PARAMS = Buffer.from('06032b6570', 'hex'); // 1.3.101.112
+
+/**
+ * Opening is tried this many times, 20-120 ms apart. SoftHSM's file store rewrites the token's
+ * file at every login, so another process opening at that moment can read it half-written: no
+ * label (the token is not found), CKR_GENERAL_ERROR or CKR_USER_PIN_NOT_INITIALIZED. 4 processes
+ * opening one token 200 times each failed a quarter of their opens; the API and the workers of a
+ * deployment start together on one token.
+ */
+const OPEN_ATTEMPTS = 10;
 
 export type TokenKeyType = 'secp256k1' | 'ed25519';
 
@@ -60,7 +70,22 @@ export class Pkcs11Token {
     this.free.push(...all);
   }
 
-  static open(options: Pkcs11TokenOptions): Pkcs11Token {
+  /**
+   * The token, logged in. A refused PIN fails at once (another try would count against the
+   * token's lockout); any other failure is tried again (OPEN_ATTEMPTS), and the last one thrown.
+   */
+  static async open(options: Pkcs11TokenOptions): Promise<Pkcs11Token> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return Pkcs11Token.openOnce(options);
+      } catch (error) {
+        if (error instanceof PinRefused || attempt >= OPEN_ATTEMPTS) throw error;
+        await sleep(randomInt(20, 120));
+      }
+    }
+  }
+
+  private static openOnce(options: Pkcs11TokenOptions): Pkcs11Token {
     const library = new pkcs11.PKCS11();
     library.load(options.module);
     // Calls run on libuv's threads (the Async variants), so the module must lock for itself.
@@ -74,7 +99,8 @@ export class Pkcs11Token {
       try {
         library.C_Login(sessions[0], pkcs11.CKU_USER, options.pin);
       } catch (error) {
-        throw new Error(`PKCS#11 login to token "${options.tokenLabel}" refused: ${reason(error)}`);
+        const message = `PKCS#11 login to token "${options.tokenLabel}" refused: ${reason(error)}`;
+        throw /CKR_PIN_/.test(reason(error)) ? new PinRefused(message) : new Error(message);
       }
       return new Pkcs11Token(library, sessions);
     } catch (error) {
@@ -249,6 +275,9 @@ export class Pkcs11Token {
     }
   }
 }
+
+/** The token refused the PIN (CKR_PIN_INCORRECT, CKR_PIN_LOCKED, ...). */
+class PinRefused extends Error {}
 
 function findSlot(library: pkcs11.PKCS11, label: string): pkcs11.Handle {
   for (const slot of library.C_GetSlotList(true)) {

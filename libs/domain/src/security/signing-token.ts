@@ -20,12 +20,12 @@ export class SigningToken implements OnModuleInit, OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     // One instance a process (the API's IssuanceModule or the worker's ExecutionModule), as a
     // PKCS#11 module is initialized once a process.
     if (this.config.signer.backend === 'pkcs11') {
       const settings = this.config.signer.pkcs11;
-      this.opened ??= Pkcs11Token.open(settings);
+      this.opened ??= await Pkcs11Token.open(settings);
       this.logger.log(
         `Managed keys sign in PKCS#11 token "${settings.tokenLabel}" (${settings.module})`,
       );

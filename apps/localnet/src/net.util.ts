@@ -13,17 +13,39 @@ export function findFreePort(host: string): Promise<number> {
   });
 }
 
-/** Polls `probe` until it returns true; `check` may throw to abort early (e.g. the process died). */
+/** How `waitUntil` polls, beyond its probe and timeout. */
+export interface WaitOptions {
+  /** Called before each probe: may throw to stop waiting early (e.g. the process died). */
+  check?: () => void;
+  /** The pause between probes (default 50 ms). */
+  intervalMs?: number;
+  /** What is awaited, for the timeout's message: `waited <timeoutMs> ms for <what>`. */
+  what?: string;
+}
+
+/**
+ * Polls `probe` until it returns true, or throws after `timeoutMs`. `options` may be just the
+ * `check` function.
+ */
 export async function waitUntil(
   probe: () => Promise<boolean>,
   timeoutMs: number,
-  check: () => void = () => undefined,
+  options: WaitOptions | WaitOptions['check'] = {},
 ): Promise<void> {
+  const {
+    check,
+    intervalMs = 50,
+    what,
+  }: WaitOptions = typeof options === 'function' ? { check: options } : options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    check();
+    check?.();
     if (await probe()) return;
-    if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() > deadline) {
+      throw new Error(
+        what ? `waited ${timeoutMs} ms for ${what}` : `not ready after ${timeoutMs} ms`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

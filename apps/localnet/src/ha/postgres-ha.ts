@@ -2,7 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '../net.util';
+import { findFreePort, waitUntil } from '../net.util';
 import { postgresBinDir, postgresIds } from './postgres-binaries';
 import { requireTools } from './required-tools';
 
@@ -266,13 +266,7 @@ async function reachesPrimaryOnly(url: string): Promise<boolean> {
   return true;
 }
 
-async function until(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs: number,
-): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check());) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Polls `probe` every 200 ms (each an HTTP request or a connection) until it holds. */
+function until(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  return waitUntil(probe, timeoutMs, { intervalMs: 200, what });
 }

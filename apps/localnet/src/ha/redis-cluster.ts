@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
-import { findFreePort } from '../net.util';
+import { findFreePort, waitUntil } from '../net.util';
 import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './redis-server';
 import { requireTools } from './required-tools';
 
@@ -92,13 +92,16 @@ export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<
       const old = await masterOf(key);
       await nodes.get(old)?.kill();
       nodes.delete(old);
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const now = await masterOf(key).catch(() => old);
-        if (now !== old && (await isWhole(live()))) return now;
-        if (Date.now() > deadline) throw new Error(`no replica of ${old} was promoted in 30 s`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      let promoted = old;
+      await waitUntil(
+        async () => {
+          promoted = await masterOf(key).catch(() => old);
+          return promoted !== old && (await isWhole(live()));
+        },
+        30_000,
+        { intervalMs: 200, what: `a replica of ${old} to be promoted` },
+      );
+      return promoted;
     },
     stop: async () => {
       await Promise.all([...nodes.values()].map((server) => server.stop()));
@@ -125,9 +128,9 @@ async function isWhole(ports: number[]): Promise<boolean> {
   return states.every((info) => info.includes('cluster_state:ok'));
 }
 
-async function clusterWhole(ports: number[]): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !(await isWhole(ports));) {
-    if (Date.now() > deadline) throw new Error('the Redis Cluster did not come up in 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function clusterWhole(ports: number[]): Promise<void> {
+  return waitUntil(() => isWhole(ports), 30_000, {
+    intervalMs: 100,
+    what: 'the Redis Cluster to come up',
+  });
 }

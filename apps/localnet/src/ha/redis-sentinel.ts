@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { findFreePort } from '../net.util';
+import { findFreePort, waitUntil } from '../net.util';
 import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './redis-server';
 
 /** The name the Sentinels know the primary by (REDIS_SENTINEL_NAME). */
@@ -97,12 +97,11 @@ export async function startRedisSentinels(sentinels = 1): Promise<OwnRedisSentin
     },
     nodes,
     primaryPort,
-    primaryBecomes: async (port, timeoutMs = 30_000) => {
-      for (const deadline = Date.now() + timeoutMs; (await primaryPort()) !== port;) {
-        if (Date.now() > deadline) throw new Error(`the Sentinels did not promote ${port}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    },
+    primaryBecomes: (port, timeoutMs = 30_000) =>
+      waitUntil(async () => (await primaryPort()) === port, timeoutMs, {
+        intervalMs: 200,
+        what: `the Sentinels to promote ${port}`,
+      }),
     failover: async () => {
       await askSentinel('FAILOVER', SENTINEL_PRIMARY_NAME);
     },

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { migrate } from '@app/database';
+// Its module, not @app/localnet's index: that loads the local chains into every suite.
+import { withDatabase } from '@app/localnet/database-url';
 
 export interface TestServices {
   /** A fresh, migrated database of its own. */
@@ -68,12 +70,6 @@ async function startContainers(): Promise<{
       await Promise.all([postgres.stop(), redis.stop()]);
     },
   };
-}
-
-function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
 
 async function dropDatabase(databaseUrl: string): Promise<void> {

@@ -34,3 +34,4 @@ export {
 } from './ha/redis-sentinel';
 export { startPostgresHa, type PostgresHa } from './ha/postgres-ha';
 export { postgresBinDir, postgresIds } from './ha/postgres-binaries';
+export { withDatabase } from './database-url';

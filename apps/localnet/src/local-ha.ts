@@ -13,7 +13,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startPostgresHa, type PostgresHa } from './ha/postgres-ha';
+import { withDatabase } from './database-url';
+import { startPostgresHa } from './ha/postgres-ha';
 import { startRedisCluster } from './ha/redis-cluster';
 import { startRedisSentinels } from './ha/redis-sentinel';
 
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
     if (choice.postgres === 'ha') {
       const postgres = await startPostgresHa();
       stops.push(() => postgres.stop());
-      env.DATABASE_URL = withDatabase(postgres, 'asset_issuance');
+      env.DATABASE_URL = withDatabase(postgres.url, 'asset_issuance');
       lines.push(
         `  Postgres   ${env.DATABASE_URL} (HAProxy; Patroni primary ${await postgres.primary()})`,
       );
@@ -96,12 +97,6 @@ function choiceFromArgs(args: string[]): Choice {
     }
   }
   return choice;
-}
-
-function withDatabase(postgres: PostgresHa, database: string): string {
-  const url = new URL(postgres.url);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

@@ -1,3 +1,6 @@
+/** What a client is told to wait before retrying while Postgres is unreachable (Retry-After). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Whether an error means Postgres could not be reached or dropped the connection, as opposed to
  * a query it refused. The first is an outage (the API answers 503, retry later); the second a

@@ -8,11 +8,9 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, INVALID_BODY_MESSAGE, redactUrl } from '@app/common';
-import { isDatabaseUnavailable } from '@app/database';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@app/database';
 import { errorEnvelope } from './error-envelope';
 
-/** What a client is told to wait before retrying while Postgres is unreachable. */
-const DATABASE_RETRY_AFTER_SECONDS = 5;
 /** An outage fails every request: one log line per this long says so, not one per request. */
 const OUTAGE_LOG_EVERY_MS = 10_000;
 

@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { AppError } from '@app/common';
-import { isConnectFailure, isDatabaseUnavailable } from '@app/database';
-
-/** As the API's 503 for an unreachable database. */
-const RETRY_AFTER_SECONDS = 5;
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isConnectFailure,
+  isDatabaseUnavailable,
+} from '@app/database';
 
 const logger = new Logger('StoreThroughCut');
 
@@ -36,7 +37,7 @@ export async function storeThroughCut<T>(
     if (!isDatabaseUnavailable(error) || isConnectFailure(error)) throw error;
     const found = await readBack().then(
       (stored) => stored !== null && stored !== undefined,
-      () => null,
+      () => false,
     );
     if (found) {
       logger.warn(`Storing ${row.noun} ${row.id} lost its answer (${String(error)}); it committed`);
@@ -47,8 +48,9 @@ export async function storeThroughCut<T>(
       'SERVICE_UNAVAILABLE',
       'The database became unavailable while this write was being stored, so whether it was ' +
         `accepted is not known. If it was, it is ${row.noun} ${row.id}: retry with the same ` +
-        `Idempotency-Key to get it, or GET ${row.path}. Retry in ${RETRY_AFTER_SECONDS} s.`,
-      { 'retry-after': String(RETRY_AFTER_SECONDS), 'cache-control': 'no-store' },
+        `Idempotency-Key to get it, or GET ${row.path}. ` +
+        `Retry in ${DATABASE_RETRY_AFTER_SECONDS} s.`,
+      { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' },
     );
   }
 }

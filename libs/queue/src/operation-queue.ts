@@ -54,6 +54,8 @@ export class OperationQueue implements OnApplicationShutdown {
   private readonly queues = new Map<string, Queue<QueueJobData>>();
   private connection?: RedisConnection;
   private accountBacklog?: AccountBacklog;
+  /** `jobsKeptKeys`, made on first use. */
+  private jobsKeptMarks?: string[];
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -129,11 +131,8 @@ export class OperationQueue implements OnApplicationShutdown {
    */
   async jobsKept(): Promise<boolean> {
     const connection = this.connect();
-    const keys = this.jobsKeptKeys();
     const found = await redisDeadline(
-      connectionReady(connection).then(() =>
-        Promise.all(keys.map((key) => connection.exists(key))),
-      ),
+      connectionReady(connection).then(() => this.sendToEveryMark((key) => ['exists', key])),
       this.config.queue.redisTimeoutMs,
       'check the queues are kept',
     );
@@ -142,23 +141,43 @@ export class OperationQueue implements OnApplicationShutdown {
 
   /** Sets the marks `jobsKept` looks for: every unsettled operation has a job again. */
   async markJobsKept(): Promise<void> {
-    const connection = this.connect();
     const now = String(Date.now());
     await redisDeadline(
-      Promise.all(this.jobsKeptKeys().map((key) => connection.set(key, now))),
+      this.sendToEveryMark((key) => ['set', key, now]),
       this.config.queue.redisTimeoutMs,
       'mark the queues kept',
     );
   }
 
+  /**
+   * Sends `command` (name and arguments) for every mark at once: resolves with their replies, in
+   * the marks' order, or rejects with the first error.
+   */
+  private async sendToEveryMark(command: (key: string) => string[]): Promise<unknown[]> {
+    const connection = this.connect();
+    const commands = this.jobsKeptKeys().map(command);
+    // A Cluster's pipeline must stay on one node, and the marks are in every queue's slot: there
+    // each goes on its own (all at once) to the node serving it.
+    if (connection.isCluster) {
+      return Promise.all(commands.map(([name, ...args]) => connection.call(name, ...args)));
+    }
+    const replies = await connection.pipeline(commands).exec();
+    if (!replies) throw new Error('Redis discarded the pipeline');
+    return replies.map(([error, reply]) => {
+      if (error) throw error;
+      return reply;
+    });
+  }
+
   /** One mark per operation queue, in its slot (the queue's name is its hash tag). */
   private jobsKeptKeys(): string[] {
-    return CONCRETE_NETWORKS.flatMap((network) =>
+    this.jobsKeptMarks ??= CONCRETE_NETWORKS.flatMap((network) =>
       Array.from(
         { length: this.config.queue.shards },
         (_, shard) => `${this.config.queue.prefix}:jobs-kept:${operationQueueName(network, shard)}`,
       ),
     );
+    return this.jobsKeptMarks;
   }
 
   private backlog(): AccountBacklog {

@@ -56,9 +56,7 @@ export async function startChaosInfra(
           },
         },
       ],
-      stop: async () => {
-        await Promise.all([postgres.stop(), redis.stop()]);
-      },
+      stop: stopTogether(postgres, redis),
     };
   }
   const postgres = await startPostgresHa();
@@ -90,9 +88,7 @@ export async function startChaosInfra(
         },
         postgresFault,
       ],
-      stop: async () => {
-        await Promise.all([postgres.stop(), redis.stop()]);
-      },
+      stop: stopTogether(postgres, redis),
     };
   }
   const redis = await startRedisCluster(3, 1);
@@ -113,8 +109,13 @@ export async function startChaosInfra(
       },
       postgresFault,
     ],
-    stop: async () => {
-      await Promise.all([postgres.stop(), redis.stop()]);
-    },
+    stop: stopTogether(postgres, redis),
+  };
+}
+
+/** Stops the run's Postgres and Redis, both at once. */
+function stopTogether(...services: { stop(): Promise<void> }[]): () => Promise<void> {
+  return async () => {
+    await Promise.all(services.map((service) => service.stop()));
   };
 }

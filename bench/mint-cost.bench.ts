@@ -18,6 +18,7 @@ import { startOwnPostgres } from '@test/support/own-postgres';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import { IMAGE, intFromEnv, serviceCollection } from './evm-helpers';
 import { LoadClient } from './load-client';
+import { statementCount } from './pg-statements';
 import { stackCpuWindow } from './stack-cpu';
 import { round, runConcurrently } from './stats';
 
@@ -164,24 +165,6 @@ async function postgresCounters(db: Client, database: string): Promise<PostgresC
     statements: await statementCount(db, database),
     walBytes: BigInt(stats.wal.split('.')[0]),
   };
-}
-
-/**
- * Statements run in the database so far: pg_stat_statements, created in this run's database
- * (a superuser's bench on its own throwaway database) when the cluster preloads it.
- */
-async function statementCount(db: Client, database: string): Promise<number | null> {
-  try {
-    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    const { rows } = await db.query<{ calls: string | null }>(
-      `SELECT sum(calls)::text AS calls FROM pg_stat_statements
-       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
-      [database],
-    );
-    return Number(rows[0].calls ?? 0);
-  } catch {
-    return null; // not loaded, or not created in this database
-  }
 }
 
 if (require.main === module) {

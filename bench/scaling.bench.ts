@@ -12,7 +12,14 @@
  *       they have all settled.
  * Ratios: 2 workers / 1 worker (target >= 1.6), the best service run / raw (target >= 0.8), and
  * the workers' CPU a mint with the most workers / with 1 (issue 27: target <= 1.15). Each run
- * also gives CPU ms a mint by process kind.
+ * also gives CPU ms a mint by process kind, and the workers' user, system and main-thread CPU
+ * and context switches a mint. Each service run mints BENCH_WARMUP_MINTS (600) first, unmeasured,
+ * as a deployment that has run a while (V8 compiles a process's code in its first seconds).
+ * BENCH_RATE=<mints/s> submits at that pace instead of as fast as accepted, for figures on a
+ * machine that is not saturated. Work counts a mint, to tell more work from dearer work:
+ * BENCH_RPC_CALLS=1 (EVM JSON-RPC calls by method, through a recording proxy) and
+ * BENCH_PG_STATEMENTS=1 (the most called statements, on a Postgres of the bench's own with
+ * pg_stat_statements).
  * Run: npm run bench:scaling   (BENCH_SCALING_MINTS=1200, BENCH_ACCOUNTS=12,
  *   BENCH_CLIENTS_PER_ACCOUNT=8, BENCH_WORKER_COUNTS=1,2,3, BENCH_TIME_LIMIT_S=180 per run,
  *   BENCH_QUEUE_SHARDS=12 with the workers pinned to base;
@@ -27,6 +34,8 @@ import {
   type HDNodeWallet,
 } from 'ethers';
 import Redis from 'ioredis';
+import { Client } from 'pg';
+import { startOwnPostgres } from '@test/support/own-postgres';
 import { startLocalChains, type LocalChainsOptions } from '@app/localnet';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import {
@@ -39,6 +48,8 @@ import {
   serviceCollection,
   rawMintSigner,
 } from './evm-helpers';
+import { countersSince, processCounters, type ProcessCounters } from './process-counters';
+import { mostCalledStatements, resetStatements } from './pg-statements';
 import { cpuSummary, cpuWindow, type CpuUsage } from './cpu-usage';
 import { LoadClient } from './load-client';
 import { round, runConcurrently } from './stats';
@@ -59,7 +70,20 @@ export interface ScalingRun {
   cpu: string;
   /** CPU milliseconds a mint by process kind (all workers together as `worker`). */
   cpuMsPerMint: Record<string, number>;
+  /** Service runs: the workers' CPU a mint by mode and thread, and their context switches. */
+  workers?: {
+    userMsPerMint: number;
+    systemMsPerMint: number;
+    mainThreadMsPerMint: number;
+    contextSwitchesPerMint: number;
+  };
+  /** BENCH_RPC_CALLS=1: the service's EVM JSON-RPC calls a mint, by method. */
+  rpcCallsPerMint?: Record<string, number>;
+  /** BENCH_PG_STATEMENTS=1: the most called Postgres statements, calls a mint. */
+  statementsPerMint?: { query: string; perMint: number }[];
 }
+
+const WORKER_COMMAND = /apps\/worker\//;
 
 export interface ScalingResult {
   chain: string;
@@ -230,7 +254,12 @@ async function serviceMints(
   limitMs: number,
 ): Promise<ScalingRun> {
   const shardCount = intFromEnv('BENCH_QUEUE_SHARDS', 12);
+  const ownPostgres =
+    process.env.BENCH_PG_STATEMENTS === '1'
+      ? await startOwnPostgres({ shared_preload_libraries: 'pg_stat_statements' })
+      : undefined;
   const stack = await startServiceStack({
+    postgresUrl: ownPostgres?.url,
     workers,
     chains: chainOptions,
     env: {
@@ -244,57 +273,147 @@ async function serviceMints(
     },
     // Workers pinned to the one network minted on, as a deployment with many shards would be.
     workerEnv: { WORKER_NETWORKS: 'base' },
+    evmRecorder: process.env.BENCH_RPC_CALLS === '1',
+  }).catch(async (error: unknown) => {
+    await ownPostgres?.stop();
+    throw error;
   });
+  const db = new Client({ connectionString: stack.env.DATABASE_URL });
   try {
+    await db.connect();
     const perAccount = intFromEnv('BENCH_CLIENTS_PER_ACCOUNT', 8);
     await shardsSplit(stack.env, workers, shardCount);
-    const clients = await Promise.all(
-      shares(mints, accounts).map(async (count) => {
+    const minters = await Promise.all(
+      Array.from({ length: accounts }, async () => {
         const { api, key } = await newAccountClient(stack.http);
-        const load = new LoadClient(stack.http.baseUrl, { 'api-key': key }, perAccount);
-        return { load, count, collection: await serviceCollection(api) };
+        return { key, collection: await serviceCollection(api) };
       }),
     );
+    // A warm-up first, as a long-running deployment is: a worker's first seconds go to V8
+    // compiling its code, paid once a process, which a short run would charge to every mint.
+    const warmUp = await mintAndSettle(stack, minters, {
+      total: intFromEnv('BENCH_WARMUP_MINTS', 600),
+      perAccount,
+      deadline: Date.now() + limitMs,
+    });
+    const statementsCounted = await resetStatements(db);
+    const callsBefore = stack.evmRecorder?.calls().length ?? 0;
     const started = performance.now();
     const cpu = cpuWindow();
-    const deadline = Date.now() + limitMs;
-    let refused = 0;
-    await Promise.all(
-      clients.map(({ load, count, collection }) =>
-        runConcurrently(count, perAccount, async (i) => {
-          const response = await load.post(
-            `/nfts/${collection}/mint`,
-            { name: `Bench ${i}`, images: [IMAGE] },
-            { prefer: 'respond-async' },
-          );
-          if (response.status !== 202) refused++;
-        }),
-      ),
-    );
-    for (const { load } of clients) load.close();
-    if (refused) throw new Error(`${refused} mints were not accepted (202)`);
-    const submitSeconds = (performance.now() - started) / 1000;
-    let counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
-    while (counts.pending > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
-    }
+    const workerCountersBefore = processCounters(WORKER_COMMAND);
+    const { submitSeconds, counts } = await mintAndSettle(stack, minters, {
+      total: mints,
+      perAccount,
+      deadline: Date.now() + limitMs,
+      perSecond: process.env.BENCH_RATE ? intFromEnv('BENCH_RATE', 1) : undefined,
+    });
     const seconds = (performance.now() - started) / 1000;
     const usage = cpu.stop();
+    const workerCounters = countersSince(workerCountersBefore, processCounters(WORKER_COMMAND));
+    const database = new URL(stack.env.DATABASE_URL).pathname.slice(1);
     return {
       run: `service, ${workers} worker${workers === 1 ? '' : 's'}`,
       mints,
       seconds: round(seconds),
-      mintsPerSecond: round(counts.confirmed / seconds),
+      mintsPerSecond: round((counts.confirmed - warmUp.counts.confirmed) / seconds),
       submitSeconds: round(submitSeconds),
-      failed: counts.failed,
+      failed: counts.failed - warmUp.counts.failed,
       unsettled: counts.pending,
       cpu: cpuSummary(usage),
       cpuMsPerMint: msPerMint(usage, mints),
+      workers: workerDetail(workerCounters, mints),
+      rpcCallsPerMint: stack.evmRecorder
+        ? callsPerMint(stack.evmRecorder.calls().slice(callsBefore), mints)
+        : undefined,
+      statementsPerMint: statementsCounted
+        ? (await mostCalledStatements(db, database, 25)).map(({ query, calls }) => ({
+            query,
+            perMint: round(calls / mints, 3),
+          }))
+        : undefined,
     };
   } finally {
+    await db.end();
     await stack.stop();
+    await ownPostgres?.stop();
   }
+}
+
+/** The workers' CPU a mint split by mode and thread, and their context switches a mint. */
+function workerDetail(counters: ProcessCounters, mints: number): ScalingRun['workers'] {
+  const msPerMint = (seconds: number) => round((seconds * 1000) / mints, 2);
+  return {
+    userMsPerMint: msPerMint(counters.userSeconds),
+    systemMsPerMint: msPerMint(counters.systemSeconds),
+    mainThreadMsPerMint: msPerMint(counters.mainThreadSeconds),
+    contextSwitchesPerMint: round(counters.contextSwitches / mints, 1),
+  };
+}
+
+/** JSON-RPC calls a mint by method. */
+function callsPerMint(calls: { method: string }[], mints: number): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { method } of calls) counts.set(method, (counts.get(method) ?? 0) + 1);
+  return Object.fromEntries([...counts].map(([method, n]) => [method, round(n / mints, 3)]));
+}
+
+/**
+ * Every account submits its share of `total` async mints, `perAccount` at a time or, with
+ * `perSecond`, at that pace whatever the answers' (the machine then not saturated), and waits
+ * until the database says all of the stack's mints have settled, or the deadline has passed.
+ */
+async function mintAndSettle(
+  stack: { http: { baseUrl: string }; env: Record<string, string> },
+  minters: { key: string; collection: string }[],
+  load: { total: number; perAccount: number; deadline: number; perSecond?: number },
+): Promise<{ submitSeconds: number; counts: Awaited<ReturnType<typeof operationCounts>> }> {
+  const started = performance.now();
+  let refused = 0;
+  await Promise.all(
+    shares(load.total, minters.length).map(async (count, i) => {
+      const { key, collection } = minters[i];
+      const client = new LoadClient(stack.http.baseUrl, { 'api-key': key }, load.perAccount);
+      const mint = async (n: number) => {
+        const response = await client.post(
+          `/nfts/${collection}/mint`,
+          { name: `Bench ${n}`, images: [IMAGE] },
+          { prefer: 'respond-async' },
+        );
+        if (response.status !== 202) refused++;
+      };
+      try {
+        if (load.perSecond) await paced(count, load.perSecond / minters.length, mint);
+        else await runConcurrently(count, load.perAccount, mint);
+      } finally {
+        client.close();
+      }
+    }),
+  );
+  if (refused) throw new Error(`${refused} mints were not accepted (202)`);
+  const submitSeconds = (performance.now() - started) / 1000;
+  let counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
+  while (counts.pending > 0 && Date.now() < load.deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    counts = await operationCounts(stack.env.DATABASE_URL, 'nft.mint');
+  }
+  return { submitSeconds, counts };
+}
+
+/** Runs `count` calls of `task`, started `perSecond` a second whatever their answers' pace. */
+async function paced(
+  count: number,
+  perSecond: number,
+  task: (n: number) => Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  const running: Promise<void>[] = [];
+  for (let n = 0; n < count; n++) {
+    const due = started + (n * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    running.push(task(n));
+  }
+  await Promise.all(running);
 }
 
 /**
@@ -329,19 +448,39 @@ async function shardsSplit(
   }
 }
 
+function printRunDetail(run: ScalingRun): void {
+  const byKind = Object.entries(run.cpuMsPerMint)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, ms]) => `${kind} ${ms}`)
+    .join(', ');
+  console.log(`${run.run}: CPU ms a mint: ${byKind}`);
+  if (run.workers) {
+    const w = run.workers;
+    console.log(
+      `${run.run}: workers a mint: user ${w.userMsPerMint} ms, system ${w.systemMsPerMint} ms, ` +
+        `main threads ${w.mainThreadMsPerMint} ms, ${w.contextSwitchesPerMint} context switches`,
+    );
+  }
+  if (run.rpcCallsPerMint) {
+    console.log(`${run.run}: EVM RPC calls a mint: ${JSON.stringify(run.rpcCallsPerMint)}`);
+  }
+  for (const { query, perMint } of run.statementsPerMint ?? []) {
+    console.log(`${run.run}: ${String(perMint).padStart(6)} a mint: ${query}`);
+  }
+}
+
 if (require.main === module) {
   run().then(
     (result) => {
       console.log(`NFT mints of ${result.accounts} accounts at once on a ${result.chain} chain:`);
-      console.table(result.runs.map(({ cpuMsPerMint: _perMint, ...run }) => run));
-      for (const { run: name, cpuMsPerMint } of result.runs) {
-        const byKind = Object.entries(cpuMsPerMint)
-          .filter(([, ms]) => ms > 0)
-          .sort((a, b) => b[1] - a[1])
-          .map(([kind, ms]) => `${kind} ${ms}`)
-          .join(', ');
-        console.log(`${name}: CPU ms a mint: ${byKind}`);
-      }
+      console.table(
+        result.runs.map(
+          ({ cpuMsPerMint: _c, workers: _w, rpcCallsPerMint: _r, statementsPerMint: _s, ...run }) =>
+            run,
+        ),
+      );
+      for (const run of result.runs) printRunDetail(run);
       console.log(
         `workers' CPU a mint, most workers / 1 worker = ${result.workerCpuMostOverOne} (target <= 1.15)`,
       );

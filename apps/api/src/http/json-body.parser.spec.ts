@@ -21,9 +21,16 @@ describe('jsonDepthExceeds', () => {
   });
 
   it('stops at the first level too deep, whatever follows', () => {
-    const started = process.hrtime.bigint();
-    expect(jsonDepthExceeds('['.repeat(10_000_000), MAX_JSON_DEPTH)).toBe(true);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
+    // Characters read, counted (a timed check failed in CI on a busy machine).
+    let read = 0;
+    const text = Object.assign(new String('['.repeat(1_000_000)), {
+      charCodeAt(this: string, index: number): number {
+        read++;
+        return String.prototype.charCodeAt.call(this, index);
+      },
+    });
+    expect(jsonDepthExceeds(text as unknown as string, MAX_JSON_DEPTH)).toBe(true);
+    expect(read).toBe(MAX_JSON_DEPTH + 1);
   });
 });
 

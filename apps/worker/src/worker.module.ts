@@ -4,6 +4,7 @@ import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
 import { ExecutionModule } from '@app/domain';
 import { QueueModule } from '@app/queue';
+import { ConnectionWatchdog } from './connection-watchdog';
 import { MetricsServer } from './metrics-server';
 import { OperationsProcessor } from './processors/operations.processor';
 import { ReconcilerLoop } from './loops/reconciler.loop';
@@ -18,6 +19,7 @@ import { WorkerReadiness } from './worker-readiness';
   imports: [DatabaseModule, QueueModule, ChainsModule, ExecutionModule],
   providers: [
     WorkerReadiness,
+    ConnectionWatchdog,
     AccountSlots,
     BacklogPruner,
     OperationsProcessor,

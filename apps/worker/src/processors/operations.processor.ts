@@ -26,6 +26,7 @@ import {
   type ShardRef,
   redisClient,
 } from '@app/queue';
+import { ConnectionWatchdog } from '../connection-watchdog';
 import { AccountSlots } from '../scheduling/account-slots';
 import { QueueConcurrency } from '../scheduling/queue-concurrency';
 import { requeueOrphanedJobs } from './orphaned-jobs';
@@ -65,6 +66,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     private readonly packer: AirdropPacker,
     @Inject(REDIS) private readonly redis: RedisConnection,
     private readonly slots: AccountSlots,
+    private readonly watchdog: ConnectionWatchdog,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -90,7 +92,10 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
 
   private async startShard({ network, shard }: ShardRef, orphaned: boolean): Promise<void> {
     const name = operationQueueName(network, shard);
-    this.connection ??= redisClient(this.config, { maxRetriesPerRequest: null });
+    if (!this.connection) {
+      this.connection = redisClient(this.config, { maxRetriesPerRequest: null });
+      this.watchdog.watch('operation queues', this.connection);
+    }
     if (orphaned) await this.takeBackOrphans(name, this.connection);
     const worker = new Worker<QueueJobData>(
       name,

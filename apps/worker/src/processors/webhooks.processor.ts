@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import type { RedisConnection } from '@app/queue';
+import { ConnectionWatchdog } from '../connection-watchdog';
 import { boundedText, LogContext } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PgNotifications, WebhookEndpointRepository } from '@app/database';
@@ -49,6 +50,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
     private readonly queue: WebhookQueue,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly notifications: PgNotifications,
+    private readonly watchdog: ConnectionWatchdog,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -76,6 +78,7 @@ export class WebhooksProcessor implements OnApplicationBootstrap, BeforeApplicat
     this.worker.on('error', (error) =>
       this.logger.error(`Webhook queue: ${boundedText(error.message, 500)}`),
     );
+    this.watchdog.watch('webhook queue', this.connection);
     this.unlisten = await this.notifications.listen(WEBHOOK_DELIVERIES_CHANNEL, (endpointId) => {
       if (endpointId === null) return this.sweep();
       this.request(endpointId);

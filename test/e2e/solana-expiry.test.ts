@@ -33,6 +33,7 @@ describe('Solana blockhash expiry', () => {
   let stack: ServiceStack;
   let connection: Connection;
   let api: HttpClient;
+  let session: HttpClient;
   let collection: string;
   let token: string;
 
@@ -43,7 +44,7 @@ describe('Solana blockhash expiry', () => {
       chains: { slotMs: SLOT_MS },
     });
     connection = new Connection(stack.chains.solanaRpcUrl, { commitment: 'confirmed' });
-    api = (await newAccountClient(stack.http)).api;
+    ({ api, session } = await newAccountClient(stack.http));
     const [created, tokenCreated] = await Promise.all([
       api.post('/nfts', {
         network: 'solana',
@@ -163,6 +164,44 @@ describe('Solana blockhash expiry', () => {
     expect(settled.tx_hash).not.toBe(first.tx_hash);
     expect(await signatureStatus(first.tx_hash!)).toBeNull();
     expect(await tokenSupply()).toBe(supplyBefore + 3_000_000_000n);
+    await stack.stopWorkers();
+  });
+
+  /** The day's spend on Solana (lamports) of the account of operation `id`, as the cap counts it. */
+  const spentToday = async (id: string): Promise<bigint> => {
+    const rows = await queryDatabase<{ spent: string }>(
+      stack.services.databaseUrl,
+      `SELECT spent FROM native_spend
+       WHERE account_id = (SELECT account_id FROM operations WHERE id = $1)
+         AND network = 'solana' AND day = (now() AT TIME ZONE 'utc')::date`,
+      [id],
+    );
+    return BigInt(rows[0]?.spent ?? 0);
+  };
+
+  const setDailyCap = async (lamports: bigint): Promise<void> => {
+    const sol = (Number(lamports) / 1e9).toFixed(9);
+    const response = await session.put('/account/policies', { daily_native_cap: { solana: sol } });
+    expect(response.status).toBe(200);
+  };
+
+  it('counts an operation re-signed after its transaction expired once against the daily cap', async () => {
+    await setDailyCap(1_000_000_000n);
+    const [id, first] = await signAndCrash(() => mintTokensAsync(2));
+    // The account's first signing under a cap: the day's spend is what it can cost.
+    const firstSigning = await spentToday(id);
+    expect(firstSigning).toBeGreaterThan(0n);
+    // Room for the first signing and half of another: counting the second signing in full, as
+    // if both could land, would refuse it.
+    await setDailyCap(firstSigning + firstSigning / 2n);
+    await waitPast(Number(first.last_valid_block_height));
+
+    await stack.startWorker();
+    const settled = await waitForSettled(id);
+    expect(settled.status).toBe('confirmed');
+    expect(settled.tx_hash).not.toBe(first.tx_hash);
+    expect(await spentToday(id)).toBeLessThan(firstSigning + firstSigning / 2n);
+    await setDailyCap(1_000_000_000n);
     await stack.stopWorkers();
   });
 

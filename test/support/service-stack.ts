@@ -164,6 +164,8 @@ export async function startServiceStack(
 /** Registers an account and returns a client carrying a fresh API key, the key, and the account. */
 export async function newAccountClient(http: HttpClient): Promise<{
   api: HttpClient;
+  /** The registration's session (signing policies are set only through one). */
+  session: HttpClient;
   key: string;
   account: { wallets: { network: string; public_key: string }[] };
 }> {
@@ -177,6 +179,7 @@ export async function newAccountClient(http: HttpClient): Promise<{
   const key = await session.post('/account/api-keys', { name: 'test' });
   return {
     api: http.with({ 'api-key': key.body.data.key }),
+    session,
     key: key.body.data.key,
     account: registered.body.data,
   };

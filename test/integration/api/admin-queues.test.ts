@@ -59,7 +59,11 @@ describe('Bull Board at /admin/queues', () => {
       const names = (api.body.queues as { name: string }[]).map((queue) => queue.name);
       // Every shard queue of every network: 21 networks, QUEUE_SHARDS (4 by default) each.
       expect(names).toEqual(
-        expect.arrayContaining(['{operations-base-0}', '{operations-base-3}', '{operations-solana-2}']),
+        expect.arrayContaining([
+          '{operations-base-0}',
+          '{operations-base-3}',
+          '{operations-solana-2}',
+        ]),
       );
       expect(names).toHaveLength(21 * 4);
     });

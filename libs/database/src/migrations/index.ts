@@ -21,6 +21,7 @@ import { AccountEventsByStatement1766500000000 } from './1766500000000-account-e
 import { TokenHeldWalletKeys1766600000000 } from './1766600000000-token-held-wallet-keys.migration';
 import { WalletDataKeys1766700000000 } from './1766700000000-wallet-data-keys.migration';
 import { SigningPolicies1766800000000 } from './1766800000000-signing-policies.migration';
+import { NativeSpendPerOperation1766900000000 } from './1766900000000-native-spend-per-operation.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   TokenHeldWalletKeys1766600000000,
   WalletDataKeys1766700000000,
   SigningPolicies1766800000000,
+  NativeSpendPerOperation1766900000000,
 ];

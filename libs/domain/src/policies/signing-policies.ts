@@ -138,11 +138,12 @@ export class SigningPolicies {
   }
 
   /**
-   * Counts the most a transaction can cost against its network's daily cap (within `scope`,
-   * when given): null when counted (or no cap), else the violation (nothing counted).
+   * Counts the most a signing of the operation can cost against its network's daily cap
+   * (within `scope`, when given), beyond what the operation counted already that day: null
+   * when counted (or no cap), else the violation (nothing counted).
    */
   async reserve(
-    accountId: string,
+    operation: { id: string; accountId: string },
     policy: SigningPolicy,
     network: NetworkDefinition,
     amount: bigint,
@@ -151,7 +152,14 @@ export class SigningPolicies {
     const { decimals, symbol } = network.currency;
     const cap = dailyCapUnits(policy, network.network, decimals);
     if (cap === undefined) return null;
-    const reservation = { accountId, network: network.network, day: utcDay(), amount, cap };
+    const reservation = {
+      accountId: operation.accountId,
+      operationId: operation.id,
+      network: network.network,
+      day: utcDay(),
+      amount,
+      cap,
+    };
     const counted = await this.policies.reserve(reservation, scope);
     if (counted) return null;
     return new PolicyViolation(

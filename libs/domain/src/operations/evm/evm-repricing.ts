@@ -58,23 +58,21 @@ export class EvmRepricing {
         ? replacementFees(previous, market, policy)
         : bumpedFees(previous, market, policy);
     if (!fees) return null;
-    // Only one version can be mined: the day's cap counts what this one may cost beyond it.
-    const more = maxCost(unsigned.gasLimit, fees) - maxCost(unsigned.gasLimit, previous);
-    if (more > 0n) {
-      const overCap = await this.policies.reserve(
-        operation.accountId,
-        signingPolicy,
-        network,
-        more,
-      );
-      if (overCap) {
-        this.logger.warn({
-          msg: 'Replacement held back',
-          operationId: operation.id,
-          why: overCap.message,
-        });
-        return null;
-      }
+    // Only one version can be mined: the day's cap counts what this one may cost beyond what
+    // the operation counted already (the repository computes the difference).
+    const overCap = await this.policies.reserve(
+      operation,
+      signingPolicy,
+      network,
+      maxCost(unsigned.gasLimit, fees),
+    );
+    if (overCap) {
+      this.logger.warn({
+        msg: 'Replacement held back',
+        operationId: operation.id,
+        why: overCap.message,
+      });
+      return null;
     }
     const signed = await this.keys.withEvmKey(operation.accountId, (key) =>
       this.evm.sign(network, key, unsigned, fees),

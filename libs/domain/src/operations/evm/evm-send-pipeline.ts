@@ -216,9 +216,8 @@ export class EvmSendPipeline {
           unpaid.push({ item, cost });
           continue;
         }
-        const { accountId } = item.operation;
         const overCap = await this.policies.reserve(
-          accountId,
+          item.operation,
           rules.policy,
           signer.network,
           cost,

@@ -148,7 +148,7 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
     );
     if (policy.daily_native_cap?.[network.network] !== undefined) {
       const cost = mostLamportsAsked(signed.wire, planned.fees, await this.solana.rentOf(network));
-      const overCap = await this.policies.reserve(operation.accountId, policy, network, cost);
+      const overCap = await this.policies.reserve(operation, policy, network, cost);
       await this.refuseBreach(operation, overCap);
     }
     const stored = {

@@ -11,6 +11,7 @@ import {
   type ServiceStack,
 } from '@test/support/service-stack';
 import { SseClient } from '@test/support/sse-client';
+import { waitUntil } from '@app/localnet/net.util';
 
 jest.setTimeout(180_000);
 
@@ -303,14 +304,17 @@ describe('the event feed', () => {
     fromQuery.close();
 
     // The request log line of a stream the client hung up on.
-    await waitUntil(() =>
-      logLines(stack.api).some(
-        (line) =>
-          line.msg === 'request completed' &&
-          line.req?.route === '/events/stream' &&
-          line.aborted === true &&
-          line.res?.statusCode === 200,
-      ),
+    await waitUntil(
+      () =>
+        logLines(stack.api).some(
+          (line) =>
+            line.msg === 'request completed' &&
+            line.req?.route === '/events/stream' &&
+            line.aborted === true &&
+            line.res?.statusCode === 200,
+        ),
+      5_000,
+      { what: 'the aborted stream to be logged' },
     );
   });
 
@@ -377,16 +381,15 @@ describe('the event feed', () => {
     await waitUntil(async () => {
       afterHeads = await SseClient.open(url, { 'api-key': other2.key });
       return afterHeads.status === 200;
-    });
+    }, 5_000);
     afterHeads!.close();
 
     open[0].close();
     let again: SseClient | undefined;
     await waitUntil(async () => {
       again = await SseClient.open(url, withKey);
-      if (again.status === 200) return true;
-      return false;
-    });
+      return again.status === 200;
+    }, 5_000);
     for (const stream of [...open, again!]) stream.close();
   });
 
@@ -418,14 +421,3 @@ describe('the event feed', () => {
     ).toBe(true);
   });
 });
-
-async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -90,12 +90,14 @@ describe('EVM nonce gaps', () => {
     };
     await provider.send('evm_setAutomine', [false]);
     await provider.send('evm_setIntervalMining', [0]);
-    const first = await queueMint('first');
-    const second = await queueMint('second');
-    const [sentFirst, sentSecond] = await Promise.all([
-      waitForStatus(db, first, 'submitted'),
-      waitForStatus(db, second, 'submitted'),
-    ]);
+    const queued = [await queueMint('one'), await queueMint('two')];
+    const sent = await Promise.all(queued.map((id) => waitForStatus(db, id, 'submitted')));
+    // Two queued operations carry no order between them: the worker may take the later one's
+    // nonce first. "first" is the one with the lower nonce, the one that holds the other back.
+    const [firstIndex, secondIndex] =
+      Number(sent[0].nonce) < Number(sent[1].nonce) ? [0, 1] : [1, 0];
+    const [first, second] = [queued[firstIndex], queued[secondIndex]];
+    const [sentFirst, sentSecond] = [sent[firstIndex], sent[secondIndex]];
     expect(Number(sentSecond.nonce)).toBe(Number(sentFirst.nonce) + 1);
 
     const [worker] = stack.workers.splice(0);

@@ -1,4 +1,5 @@
 import { verifyWebhookSignature } from '@app/common';
+import { waitUntil } from '@app/localnet/net.util';
 import { registerSession } from '@test/support/accounts';
 import type { HttpClient } from '@test/support/http-client';
 import { waitForExit, waitForSettledRow } from '@test/support/operation-polling';
@@ -162,10 +163,14 @@ describe('webhooks', () => {
     expect(gaps[2]).toBeGreaterThan(gaps[0]);
 
     let deliveries: any[] = [];
-    await waitUntil(async () => {
-      deliveries = await deliveriesOf(session, id);
-      return deliveries[0]?.status === 'succeeded';
-    });
+    await waitUntil(
+      async () => {
+        deliveries = await deliveriesOf(session, id);
+        return deliveries[0]?.status === 'succeeded';
+      },
+      30_000,
+      { intervalMs: 200 },
+    );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({
       event_id: hooks.received[0].body.id,
@@ -387,11 +392,15 @@ describe('webhooks', () => {
 
     // Events keep coming, each failing, until the endpoint has failed for 5 s.
     let disabled: any;
-    await waitUntil(async () => {
-      await keyEvent(session);
-      disabled = (await session.get(`/webhooks/${id}`)).body.data;
-      return disabled.enabled === false;
-    }, 30_000);
+    await waitUntil(
+      async () => {
+        await keyEvent(session);
+        disabled = (await session.get(`/webhooks/${id}`)).body.data;
+        return disabled.enabled === false;
+      },
+      30_000,
+      { intervalMs: 200 },
+    );
     expect(disabled.disabled_reason).toMatch(/^No successful delivery since /);
     expect(Date.now() - Date.parse(disabled.failing_since)).toBeGreaterThanOrEqual(5_000);
 
@@ -415,11 +424,3 @@ describe('webhooks', () => {
     expect(failing.received.length).toBe(sent);
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not so after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

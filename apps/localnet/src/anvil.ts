@@ -78,15 +78,14 @@ async function launch(port: number, opts: AnvilOptions): Promise<AnvilHandle> {
   };
 
   try {
-    await waitUntil(
-      () => isAnswering(url),
-      START_TIMEOUT_MS,
-      () => {
+    await waitUntil(() => isAnswering(url), START_TIMEOUT_MS, {
+      check: () => {
         if (child.exitCode !== null || child.signalCode !== null) {
           throw new Error(`anvil exited (${child.exitCode ?? child.signalCode}): ${stderr.trim()}`);
         }
       },
-    );
+      what: 'anvil to answer',
+    });
   } catch (err) {
     await stop();
     throw err;

@@ -23,20 +23,12 @@ export interface WaitOptions {
   what?: string;
 }
 
-/**
- * Polls `probe` until it returns true, or throws after `timeoutMs`. `options` may be just the
- * `check` function.
- */
+/** Polls `probe` until it returns true, or throws after `timeoutMs`. */
 export async function waitUntil(
-  probe: () => Promise<boolean>,
+  probe: () => boolean | Promise<boolean>,
   timeoutMs: number,
-  options: WaitOptions | WaitOptions['check'] = {},
+  { check, intervalMs = 50, what }: WaitOptions = {},
 ): Promise<void> {
-  const {
-    check,
-    intervalMs = 50,
-    what,
-  }: WaitOptions = typeof options === 'function' ? { check: options } : options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     check?.();

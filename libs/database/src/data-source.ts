@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ConnectPhaseClient } from './connect-phase-client';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -16,7 +17,8 @@ export function dataSourceOptions(
     migrationsRun: false,
     // connectionTimeoutMillis bounds both a new connection and the wait for a free pooled one:
     // without it an unreachable (not refusing) database holds every request for good.
-    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs },
+    // ConnectPhaseClient: a write whose connection could not be made says "nothing accepted".
+    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, Client: ConnectPhaseClient },
   };
 }
 

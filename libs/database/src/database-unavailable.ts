@@ -1,3 +1,5 @@
+import { failedToConnect } from './connect-phase-client';
+
 /** What a client is told to wait before retrying while Postgres is unreachable (Retry-After). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
@@ -11,12 +13,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * Whether the error is a connection that could not be made at all (refused, no such host, the
- * pool's connect timeout, a server not taking connections): nothing was sent on it. Otherwise an
- * unavailability may have cut a statement already sent, whose commit may have landed.
+ * Whether the error is a connection that could not be made at all (refused, no such host, reset
+ * or closed while being made, the pool's connect timeout, a server not taking connections):
+ * nothing was sent on it. Otherwise an unavailability may have cut a statement already sent,
+ * whose commit may have landed.
  */
 export function isConnectFailure(error: unknown): boolean {
   return causes(error).some((cause) => {
+    if (failedToConnect(cause)) return true;
     const { code, message } = cause as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && CONNECT_CODES.has(code)) return true;
     return typeof message === 'string' && CONNECT_MESSAGES.some((known) => known.test(message));

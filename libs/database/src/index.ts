@@ -2,6 +2,7 @@
  * @app/database: the Postgres schema (entities, migrations) and the repositories that hold every
  * query. Imports only @app/config; never an app, the queue or the chains.
  */
+export * from './connect-phase-client';
 export * from './data-source';
 export * from './database-unavailable';
 export * from './database.module';

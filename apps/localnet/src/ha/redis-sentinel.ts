@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { findFreePort, waitUntil } from '../net.util';
 import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from './redis-server';
+import { requireTools } from './required-tools';
 
 /** The name the Sentinels know the primary by (REDIS_SENTINEL_NAME). */
 export const SENTINEL_PRIMARY_NAME = 'ais-primary';
@@ -28,6 +29,7 @@ export interface OwnRedisSentinels {
  * that declare a silent primary down after 1 s. Nothing is persisted.
  */
 export async function startRedisSentinels(sentinels = 1): Promise<OwnRedisSentinels> {
+  requireTools('Redis Sentinels', ['redis-server'], ['redis-server']);
   const dir = mkdtempSync(join(tmpdir(), 'ais-sentinel-'));
   const [first, second] = [await findFreePort('127.0.0.1'), await findFreePort('127.0.0.1')];
   const nodes = [

@@ -23,6 +23,14 @@ describe('isDatabaseUnavailable', () => {
     ],
     ['a server starting up (57P03)', withCode('the database system is starting up', '57P03')],
     ['a full connection table (53300)', withCode('sorry, too many clients already', '53300')],
+    [
+      'a server taking reads only (25006), mid-failover',
+      new QueryFailedError(
+        'INSERT',
+        [],
+        withCode('cannot execute INSERT in a read-only transaction', '25006'),
+      ),
+    ],
     ['a connection exception (class 08)', withCode('connection failure', '08006')],
     [
       'a connection failure wrapped by TypeORM',

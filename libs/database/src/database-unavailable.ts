@@ -14,8 +14,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * Whether the error is a connection that could not be made at all (refused, no such host, reset
- * or closed while being made, the pool's connect timeout, a server not taking connections):
- * nothing was sent on it. Otherwise an unavailability may have cut a statement already sent,
+ * or closed while being made, the pool's connect timeout, a server not taking connections), or
+ * a server that refused to write: nothing was sent on it, or nothing written. Otherwise an unavailability may have cut a statement already sent,
  * whose commit may have landed.
  */
 export function isConnectFailure(error: unknown): boolean {
@@ -38,8 +38,18 @@ const UNMADE_SOCKET_CODES = [
   'EAI_AGAIN',
 ];
 
-/** A server starting up or shutting down (not taking connections), a full connection table. */
-const CONNECT_CODES = new Set([...UNMADE_SOCKET_CODES, '57P03', '53300']);
+/**
+ * A server that takes reads only (25006): a standby, or a node named primary whose promotion
+ * has not ended, which a proxy can route writes to for a moment during a failover. The
+ * statement was refused: nothing was written.
+ */
+const READ_ONLY_SERVER = '25006';
+
+/**
+ * A server starting up or shutting down (not taking connections), a full connection table, or
+ * one refusing writes: nothing was written.
+ */
+const CONNECT_CODES = new Set([...UNMADE_SOCKET_CODES, '57P03', '53300', READ_ONLY_SERVER]);
 
 const CONNECT_MESSAGES = [
   /^timeout exceeded when trying to connect$/,
@@ -57,9 +67,9 @@ const SOCKET_CODES = new Set([
 
 /**
  * SQLSTATEs of a server that is going away or not taking connections: class 08 (connection
- * exception), admin/crash shutdown, starting up, and a full connection table.
+ * exception), admin/crash shutdown, starting up, a full connection table, and reads only.
  */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300', READ_ONLY_SERVER]);
 
 /** node-postgres and pg-pool say these in words only, without a code. */
 const CONNECTION_MESSAGES = [

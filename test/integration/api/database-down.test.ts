@@ -126,6 +126,41 @@ describe('an unreachable Postgres', () => {
     expect(await operationCount()).toBe(before);
   });
 
+  /**
+   * A standby, or a node Patroni has named primary before its promotion ended, takes reads and
+   * refuses writes (25006): HAProxy can route to it for a moment during a failover.
+   */
+  it('answers a write 503 with Retry-After while Postgres takes reads only', async () => {
+    const before = await operationCount();
+    await setReadOnly(true);
+    try {
+      const response = await createToken();
+      expectError(response, 503, 'Service unavailable', /^The database is unavailable: nothing/);
+      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await api.get(`/operations/${operationId}`)).status).toBe(200);
+    } finally {
+      await setReadOnly(false);
+    }
+    expect(await operationCount()).toBe(before);
+  });
+
+  /** New sessions of the database read only (or not), the API's pooled ones ended. */
+  async function setReadOnly(readOnly: boolean): Promise<void> {
+    const database = new URL(services.databaseUrl).pathname.slice(1);
+    const setting = readOnly ? 'SET default_transaction_read_only = on' : 'RESET ALL';
+    // This session is read only too once the database is: its transaction is read-write.
+    await queryDatabase(
+      services.databaseUrl,
+      `BEGIN READ WRITE; ALTER DATABASE "${database}" ${setting}; COMMIT`,
+    );
+    await queryDatabase(
+      services.databaseUrl,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      [database],
+    );
+  }
+
   it('takes writes again once Postgres is back', async () => {
     const before = await operationCount();
     const written = await createToken();

@@ -147,6 +147,15 @@ describe('classifyFailure', () => {
         kind: 'transient',
         reason: 'The database was unavailable (57P01).',
       });
+      const readOnly = new QueryFailedError(
+        'INSERT',
+        [],
+        systemError('25006', 'cannot execute INSERT in a read-only transaction'),
+      );
+      expect(classifyFailure(readOnly)).toEqual({
+        kind: 'transient',
+        reason: 'The database was unavailable (25006).',
+      });
       const lost = new QueryFailedError('SELECT 1', [], systemError('08006', 'connection failure'));
       expect(classifyFailure(lost).kind).toBe('transient');
       expect(classifyFailure(new Error('Connection terminated unexpectedly')).kind).toBe(

@@ -38,8 +38,11 @@ const ETHERS_TRANSIENT_CODES = new Set([
  * ERR_INVALID_ARG_TYPE) are about the values passed, not the connection.
  */
 const CONNECTION_CODE = /^(E(?!RR_)[A-Z_]+|ERR_(SOCKET|STREAM|HTTP)\w*|UND_ERR\w*)$/;
-/** Postgres SQLSTATE classes of a lost or refused connection, or a server going away. */
-const POSTGRES_UNAVAILABLE = /^(08|53|57)[0-9A-Z]{3}$/;
+/**
+ * Postgres SQLSTATE classes of a lost or refused connection, or a server going away; and a
+ * server taking reads only (25006: a standby mid-failover).
+ */
+const POSTGRES_UNAVAILABLE = /^((08|53|57)[0-9A-Z]{3}|25006)$/;
 const MAX_CAUSES = 5;
 const REASON_MAX = 200;
 

@@ -13,16 +13,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * Whether the error is a connection that could not be made at all (refused, no such host, reset
- * or closed while being made, the pool's connect timeout, a server not taking connections), or
- * a server that refused to write: nothing was sent on it, or nothing written. Otherwise an unavailability may have cut a statement already sent,
- * whose commit may have landed.
+ * Whether the error says for certain that nothing was written: a connection that could not be
+ * made at all (refused, no such host, reset or closed while being made, the pool's connect
+ * timeout, a server not taking connections), or a server that refused to write. Any other
+ * unavailability may have cut a statement already sent, whose commit may have landed.
  */
-export function isConnectFailure(error: unknown): boolean {
+export function wroteNothing(error: unknown): boolean {
   return causes(error).some((cause) => {
     if (failedToConnect(cause)) return true;
     const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && CONNECT_CODES.has(code)) return true;
+    if (typeof code === 'string' && NOTHING_WRITTEN_CODES.has(code)) return true;
     return typeof message === 'string' && CONNECT_MESSAGES.some((known) => known.test(message));
   });
 }
@@ -49,7 +49,7 @@ const READ_ONLY_SERVER = '25006';
  * A server starting up or shutting down (not taking connections), a full connection table, or
  * one refusing writes: nothing was written.
  */
-const CONNECT_CODES = new Set([...UNMADE_SOCKET_CODES, '57P03', '53300', READ_ONLY_SERVER]);
+const NOTHING_WRITTEN_CODES = new Set([...UNMADE_SOCKET_CODES, '57P03', '53300', READ_ONLY_SERVER]);
 
 const CONNECT_MESSAGES = [
   /^timeout exceeded when trying to connect$/,

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import { AppError } from '@app/common';
-import { ConnectPhaseClient, createDataSource, isConnectFailure } from '@app/database';
+import { ConnectPhaseClient, createDataSource, wroteNothing } from '@app/database';
 import { storeThroughCut } from '@app/domain/operations/store-through-cut';
 import { startTcpProxy, type TcpProxy } from '@app/localnet/tcp-proxy';
 import { waitUntil } from '@app/localnet/net.util';
@@ -56,7 +56,7 @@ describe('connect failures of the pool', () => {
     ).catch((e: unknown) => e);
 
     expect(error).not.toBeInstanceOf(AppError);
-    expect(isConnectFailure(error)).toBe(true);
+    expect(wroteNothing(error)).toBe(true);
     expect(readBack).not.toHaveBeenCalled();
   });
 
@@ -76,7 +76,7 @@ describe('connect failures of the pool', () => {
     proxy.cut();
     const error = await running;
 
-    expect(isConnectFailure(error)).toBe(false);
+    expect(wroteNothing(error)).toBe(false);
     const outcome = await storeThroughCut(
       () => Promise.reject(error as Error),
       undefined,
@@ -101,7 +101,7 @@ describe('connect failures of the pool', () => {
       });
       const error = await client.connect().catch((e: unknown) => e);
       expect(String(error)).toMatch(/Connection terminated unexpectedly/);
-      expect(isConnectFailure(error)).toBe(true);
+      expect(wroteNothing(error)).toBe(true);
     } finally {
       for (const socket of accepted) socket.destroy();
       await new Promise((resolve) => closing.close(resolve));

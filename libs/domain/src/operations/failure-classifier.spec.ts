@@ -158,9 +158,12 @@ describe('classifyFailure', () => {
       });
       const lost = new QueryFailedError('SELECT 1', [], systemError('08006', 'connection failure'));
       expect(classifyFailure(lost).kind).toBe('transient');
-      expect(classifyFailure(new Error('Connection terminated unexpectedly')).kind).toBe(
-        'transient',
-      );
+      expect(classifyFailure(new Error('Connection terminated unexpectedly'))).toEqual({
+        kind: 'transient',
+        reason: 'The database was unavailable.',
+      });
+      const cancelled = systemError('57014', 'canceling statement due to statement timeout');
+      expect(classifyFailure(cancelled).kind).toBe('transient');
       expect(classifyFailure(new ReplyError('LOADING Redis is loading the dataset')).kind).toBe(
         'transient',
       );

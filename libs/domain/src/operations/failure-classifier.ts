@@ -1,5 +1,6 @@
 import { AppError, boundedText } from '@app/common';
 import { RpcUnavailable, SolanaRpcError, SolanaTransportError, plainNodeText } from '@app/chains';
+import { isDatabaseUnavailable } from '@app/database';
 import { RetryLater } from './retry-later';
 
 /**
@@ -39,10 +40,11 @@ const ETHERS_TRANSIENT_CODES = new Set([
  */
 const CONNECTION_CODE = /^(E(?!RR_)[A-Z_]+|ERR_(SOCKET|STREAM|HTTP)\w*|UND_ERR\w*)$/;
 /**
- * Postgres SQLSTATE classes of a lost or refused connection, or a server going away; and a
- * server taking reads only (25006: a standby mid-failover).
+ * Postgres SQLSTATE classes worth retrying beyond what `isDatabaseUnavailable` knows (a lost or
+ * refused connection, a server going away or taking reads only): insufficient resources (53:
+ * disk full, out of memory) and operator intervention (57: a cancelled statement).
  */
-const POSTGRES_UNAVAILABLE = /^((08|53|57)[0-9A-Z]{3}|25006)$/;
+const POSTGRES_RETRYABLE_CLASS = /^(53|57)[0-9A-Z]{3}$/;
 const MAX_CAUSES = 5;
 const REASON_MAX = 200;
 
@@ -80,7 +82,9 @@ function transientReason(error: unknown): string | null {
     const code = codeOf(current);
     if (code && CONNECTION_CODE.test(code)) return `A connection failed (${code}).`;
     if (code && ETHERS_TRANSIENT_CODES.has(code)) return `The RPC call failed (${code}).`;
-    if (code && POSTGRES_UNAVAILABLE.test(code)) return `The database was unavailable (${code}).`;
+    if (isDatabaseUnavailable(current) || (code && POSTGRES_RETRYABLE_CLASS.test(code))) {
+      return `The database was unavailable${code ? ` (${code})` : ''}.`;
+    }
     current = asError(current.cause ?? (current as { driverError?: unknown }).driverError);
   }
   return null;

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AppError } from '@app/common';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
-  isConnectFailure,
+  wroteNothing,
   isDatabaseUnavailable,
 } from '@app/database';
 
@@ -34,7 +34,7 @@ export async function storeThroughCut<T>(
   try {
     return await store();
   } catch (error) {
-    if (!isDatabaseUnavailable(error) || isConnectFailure(error)) throw error;
+    if (!isDatabaseUnavailable(error) || wroteNothing(error)) throw error;
     const found = await readBack().then(
       (stored) => stored !== null && stored !== undefined,
       () => false,

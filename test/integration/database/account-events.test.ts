@@ -8,7 +8,7 @@ import {
   PgNotifications,
 } from '@app/database';
 import type { AppConfig } from '@app/config';
-import { accountEventView } from '@app/domain';
+import { accountEventView, operationView } from '@app/domain';
 import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { insertAccountRow } from '@test/support/account-rows';
@@ -75,6 +75,57 @@ describe('account events', () => {
     expect(views[2].data).toMatchObject({ status: 'failed', error: { message: 'reverted' } });
     expect(JSON.stringify(stored)).not.toContain('ephemeral');
     expect(await events.listAfter(accountId, 2n, 10)).toHaveLength(1);
+  });
+
+  it("stores what changes and shows each event as the operation's view was then", async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    const viewNow = async () => operationView((await operations.findById(operation.id))!);
+    const seen: Record<string, unknown>[] = [];
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    seen.push(await viewNow());
+    await operations.recordRetry(operation.id, 'the RPC timed out', 60_000);
+    await operations.markSignedMany(
+      scopeOf(dataSource.manager),
+      [{ id: operation.id, nonce: 3n, signedTx: '0x02', txHash: '0xsent' }],
+      {},
+    );
+    await operations.markSubmitted(operation.id);
+    seen.push(await viewNow());
+    await operations.fail(operation.id, { code: 'BAD_GATEWAY', message: 'reverted' });
+    seen.push(await viewNow());
+
+    const rendered = (await events.listForOperation(accountId, operation.id)).map(
+      (event) => accountEventView(event, events).data,
+    );
+    expect(rendered).toEqual(seen);
+    expect(seen[1]).toMatchObject({ tx: '0xsent', retries: { attempts: 1 } });
+    const stored: { data: Record<string, unknown> }[] = await dataSource.query(
+      `SELECT data FROM account_events WHERE operation_id = $1 ORDER BY seq`,
+      [operation.id],
+    );
+    for (const { data } of stored) {
+      for (const fixed of ['intent', 'details', 'kind', 'network', 'signer', 'chain_key']) {
+        expect(data).not.toHaveProperty(fixed);
+      }
+    }
+  });
+
+  it('shows an event stored with the whole row (before lean events) as it was', async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    const queuedView = operationView((await operations.findById(operation.id))!);
+    // As migration 1766500000000 stored it: the whole row, here with a recipient since changed.
+    await dataSource.query(
+      `UPDATE account_events e
+       SET data = to_jsonb(o) - 'new_mint_secret' - 'new_mint_key_id'
+         || jsonb_build_object('intent', o.intent || '{"recipient": "0xthen"}')
+       FROM operations o WHERE o.id = e.operation_id AND e.operation_id = $1`,
+      [operation.id],
+    );
+    const [event] = await events.listForOperation(accountId, operation.id);
+    expect(accountEventView(event, events).data).toEqual({ ...queuedView, recipient: '0xthen' });
   });
 
   it("leaves a new mint's sealed secret out of every operation snapshot", async () => {

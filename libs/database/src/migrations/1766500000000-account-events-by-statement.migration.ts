@@ -133,7 +133,7 @@ const OPERATION_CHANGE_TOLD = `
  * The events of a statement's inserted or updated operations, in the statement's row order, each
  * with the operation as it now is (its sealed new-mint key material left out).
  */
-const OPERATION_STATUS_EVENTS = `
+export const OPERATION_STATUS_EVENTS = `
   CREATE FUNCTION operation_status_events() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE
     accounts uuid[];

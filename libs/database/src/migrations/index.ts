@@ -22,6 +22,7 @@ import { TokenHeldWalletKeys1766600000000 } from './1766600000000-token-held-wal
 import { WalletDataKeys1766700000000 } from './1766700000000-wallet-data-keys.migration';
 import { SigningPolicies1766800000000 } from './1766800000000-signing-policies.migration';
 import { NativeSpendPerOperation1766900000000 } from './1766900000000-native-spend-per-operation.migration';
+import { LeanOperationEvents1767000000000 } from './1767000000000-lean-operation-events.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   WalletDataKeys1766700000000,
   SigningPolicies1766800000000,
   NativeSpendPerOperation1766900000000,
+  LeanOperationEvents1767000000000,
 ];

@@ -42,13 +42,28 @@ export interface StoredAccountEvent {
   seq: string;
   type: AccountEventType;
   operationId: string | null;
-  /** An operation event's operation row as it was then, else the event's own fields. */
+  /**
+   * An operation event's operation row as it was then (as `EVENT_DATA` renders it), else the
+   * event's own fields.
+   */
   data: Record<string, unknown>;
   createdAt: Date;
 }
 
+/**
+ * An event's data as its readers render it, from `account_events e` joined with
+ * `OPERATION_OF_EVENT`: an operation event's stored snapshot over its operation's fixed fields.
+ * Since migration 1767000000000 the snapshot holds only what changes; an older event's whole row
+ * overrides them all.
+ */
+export const EVENT_DATA = `CASE WHEN o.id IS NULL THEN e.data ELSE jsonb_build_object(
+    'id', o.id, 'account_id', o.account_id, 'kind', o.kind, 'network', o.network,
+    'signer', o.signer, 'intent', o.intent, 'details', o.details, 'created_at', o.created_at
+  ) || e.data END`;
+export const OPERATION_OF_EVENT = `LEFT JOIN operations o ON o.id = e.operation_id`;
+
 const COLUMNS = `e.id, e.account_id AS "accountId", e.seq::text AS "seq", e.type,
-  e.operation_id AS "operationId", e.data, e.created_at AS "createdAt"`;
+  e.operation_id AS "operationId", ${EVENT_DATA} AS data, e.created_at AS "createdAt"`;
 
 /**
  * The account's event feed, an outbox (migration 1765300000000): rows are numbered and stamped
@@ -78,7 +93,7 @@ export class AccountEventRepository {
     limit: number,
   ): Promise<StoredAccountEvent[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM account_events e
+      `SELECT ${COLUMNS} FROM account_events e ${OPERATION_OF_EVENT}
        WHERE e.account_id = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3`,
       [accountId, afterSeq.toString(), limit],
     );
@@ -87,7 +102,7 @@ export class AccountEventRepository {
   /** An operation's events, oldest first. */
   listForOperation(accountId: string, operationId: string): Promise<StoredAccountEvent[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM account_events e
+      `SELECT ${COLUMNS} FROM account_events e ${OPERATION_OF_EVENT}
        WHERE e.account_id = $1 AND e.operation_id = $2 ORDER BY e.seq`,
       [accountId, operationId],
     );

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { StoredAccountEvent } from './account-event.repository';
+import {
+  EVENT_DATA,
+  OPERATION_OF_EVENT,
+  type StoredAccountEvent,
+} from './account-event.repository';
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -144,9 +148,10 @@ export class WebhookDeliveryRepository {
       eventCreatedAt: Date | null;
       accountId: string;
     })[] = await this.dataSource.query(
-      `SELECT ${COLUMNS}, d.body, d.account_id AS "accountId", e.data AS "eventData",
+      `SELECT ${COLUMNS}, d.body, d.account_id AS "accountId", ${EVENT_DATA} AS "eventData",
          e.operation_id AS "eventOperationId", e.created_at AS "eventCreatedAt"
        FROM webhook_deliveries d LEFT JOIN account_events e ON e.id = d.event_id
+         ${OPERATION_OF_EVENT}
        WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now()
        ORDER BY d.attempts > 0, d.event_seq NULLS FIRST, d.created_at LIMIT $2`,
       [endpointId, limit],

@@ -50,6 +50,11 @@ export interface FairnessResult {
   floodMax: number;
   /** B mints the time limit cut short: their waits are lower bounds. */
   floodUnfinished: number;
+  /** A's mints accepted a second, from its first request to its last 202. */
+  floodAcceptedPerSecond: number;
+  /** B's p50 and slowest while A's requests were still coming in, then while they drained. */
+  whilePosting: string;
+  whileDraining: string;
   maxOverIdleP50: number;
   /** max(5x idle p50, 300 ms): the slowest B mint's target. */
   maxTargetMs: number;
@@ -58,6 +63,8 @@ export interface FairnessResult {
 interface Timed {
   ms: number;
   settled: boolean;
+  /** Sent while A was still sending its mints (else while they only drained). */
+  whilePosting?: boolean;
 }
 
 /** Each mode of BENCH_FAIRNESS_MODES in turn, each on a fresh stack and chain. */
@@ -102,6 +109,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
 
     let stopFlood = false;
     let accepted = 0;
+    let postedAt: number | undefined;
     let floodError: Error | undefined;
     const floodStarted = performance.now();
     const flood = runConcurrently(floodMints, FLOOD_CLIENTS, async (i) => {
@@ -112,7 +120,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
         { prefer: 'respond-async' },
       );
       if (response.status !== 202) throw new Error(`flood mint: ${response.status}`);
-      accepted++;
+      if (++accepted === floodMints) postedAt = performance.now();
     }).catch((error: unknown) => {
       floodError = error instanceof Error ? error : new Error(`flood: ${JSON.stringify(error)}`);
     });
@@ -127,7 +135,8 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
     const during: Timed[] = [];
     let floodPending = true;
     while (during.length < sampleSize && floodPending && !floodError && Date.now() < deadline) {
-      during.push(await mintB(`during ${during.length}`, deadline));
+      const whilePosting = accepted < floodMints;
+      during.push({ ...(await mintB(`during ${during.length}`, deadline)), whilePosting });
       const countsA = await operationCounts(stack.env.DATABASE_URL, 'nft.mint', walletA);
       floodPending = accepted < floodMints || countsA.pending > 0;
     }
@@ -151,6 +160,9 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       floodAccepted: accepted,
       floodConfirmedAtEnd: countsA.confirmed,
       floodMintsPerSecond: round(countsA.confirmed / floodSeconds, 1),
+      floodAcceptedPerSecond: postedAt
+        ? round((accepted * 1000) / (postedAt - floodStarted), 1)
+        : round(accepted / floodSeconds, 1),
       idleMints: idle.length,
       idleP50: round(idleP50),
       floodSampleMints: during.length,
@@ -158,6 +170,8 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       floodP99: round(percentile(times(during), 99)),
       floodMax: round(floodMax),
       floodUnfinished: during.filter((t) => !t.settled).length,
+      whilePosting: spread(during.filter((t) => t.whilePosting)),
+      whileDraining: spread(during.filter((t) => !t.whilePosting)),
       maxOverIdleP50: round(floodMax / idleP50, 1),
       maxTargetMs: round(Math.max(5 * idleP50, 300)),
     };
@@ -168,6 +182,13 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
 
 function times(timed: Timed[]): number[] {
   return timed.map((t) => t.ms);
+}
+
+/** `n mints, p50 x, max y` (ms), or `none`. */
+function spread(timed: Timed[]): string {
+  if (timed.length === 0) return 'none';
+  const ms = times(timed);
+  return `${ms.length} mints, p50 ${round(percentile(ms, 50))}, max ${round(Math.max(...ms))}`;
 }
 
 /** A synchronous mint's time to confirmation, following the operation past SYNC_WAIT_MS. */

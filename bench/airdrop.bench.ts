@@ -81,7 +81,7 @@ import {
 } from './evm-helpers';
 import { LoadClient } from './load-client';
 import { stackCpuWindow, type OwnProcesses } from './stack-cpu';
-import { ratioAgainst, round } from './stats';
+import { percentile, ratioAgainst, round } from './stats';
 
 type CaseName = 'evm-nft' | 'evm-token' | 'solana-token';
 const CASES: Record<CaseName, { target: number }> = {
@@ -119,6 +119,8 @@ export interface AirdropRun {
   perBlock: string;
   /** Service: its carriers (count, sizes, how many failed and were split). */
   carriers?: string;
+  /** Service: a carrier's time from its first signature to its settlement (p50, p90). */
+  carrierSignedToSettled?: string;
   /** Service: seconds from the request to the end of each phase (from the database). */
   phases?: string;
   /** CPU seconds of this run's own processes, and the machine's busy share (stack-cpu.ts). */
@@ -640,13 +642,24 @@ async function carrierFigures(
   db: Client,
   batchId: string,
   startedAt: number,
-): Promise<{ carriers: string; phases: string }> {
-  const { rows: carriers } = await db.query<{ status: string; members: number }>(
-    `SELECT c.status, count(m.id)::int AS members
+): Promise<{ carriers: string; carrierSignedToSettled: string; phases: string }> {
+  const { rows: carriers } = await db.query<{
+    status: string;
+    members: number;
+    signedToSettledMs: number | null;
+  }>(
+    `SELECT c.status, count(m.id)::int AS members,
+            extract(epoch FROM c.settled_at - (
+              SELECT min(t.created_at) FROM operation_transactions l
+                JOIN transactions t ON t.chain_key = l.chain_key AND t.tx_hash = l.tx_hash
+               WHERE l.operation_id = c.id)) * 1000 AS "signedToSettledMs"
        FROM operations c LEFT JOIN operations m ON m.carrier_id = c.id
       WHERE c.batch_id = $1 AND c.batch_index IS NULL
       GROUP BY c.id, c.status`,
     [batchId],
+  );
+  const inFlight = carriers.flatMap((c) =>
+    c.signedToSettledMs === null ? [] : [Number(c.signedToSettledMs)],
   );
   const sizes = carriers.filter((c) => c.status === 'confirmed').map((c) => c.members);
   const failedCarriers = carriers.filter((c) => c.status === 'failed').length;
@@ -676,6 +689,9 @@ async function carrierFigures(
     carriers:
       `${carriers.length} (${sizes.length ? `${Math.min(...sizes)}-${Math.max(...sizes)}` : '-'} items` +
       `${failedCarriers ? `; ${failedCarriers} failed, split` : ''})`,
+    carrierSignedToSettled: inFlight.length
+      ? `p50 ${round(percentile(inFlight, 50))} ms, p90 ${round(percentile(inFlight, 90))} ms`
+      : '-',
     phases: ['accepted', 'packed', 'first_signed', 'last_signed', 'first_settled', 'completed']
       .map(at)
       .join(', '),
@@ -810,12 +826,22 @@ if (require.main === module) {
       console.log(`Airdrops of ${result.items} items on a ${result.chain} chain:`);
       console.table(
         result.runs.map(
-          ({ carriers: _c, phases: _p, cpu: _u, perBlock: _b, ...figures }) => figures,
+          ({
+            carriers: _c,
+            carrierSignedToSettled: _s,
+            phases: _p,
+            cpu: _u,
+            perBlock: _b,
+            ...figures
+          }) => figures,
         ),
       );
       for (const r of result.runs) {
         console.log(`${r.case} ${r.run}: ${r.perBlock}`);
         if (r.carriers) console.log(`  carriers: ${r.carriers}`);
+        if (r.carrierSignedToSettled) {
+          console.log(`  a carrier, signed to settled: ${r.carrierSignedToSettled}`);
+        }
         if (r.phases) console.log(`  phases (s from the request): ${r.phases}`);
         console.log(`  cpu: ${r.cpu}`);
       }

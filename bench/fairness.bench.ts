@@ -17,6 +17,7 @@
  *   BENCH_TIME_LIMIT_S=120 for B's part of the flood, BENCH_WORKERS=1, BENCH_QUEUE_SHARDS=1;
  *   the chain: see benchChain)
  */
+import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import {
@@ -55,6 +56,8 @@ export interface FairnessResult {
   /** B's p50 and slowest while A's requests were still coming in, then while they drained. */
   whilePosting: string;
   whileDraining: string;
+  /** Where B's mints during the flood spent their time, from Postgres: see phasesOf. */
+  phasesB: string;
   maxOverIdleP50: number;
   /** max(5x idle p50, 300 ms): the slowest B mint's target. */
   maxTargetMs: number;
@@ -63,6 +66,10 @@ export interface FairnessResult {
 interface Timed {
   ms: number;
   settled: boolean;
+  operationId: string;
+  /** When the request went out and its answer (or the settled status) came back (epoch ms). */
+  sentAt: number;
+  answeredAt: number;
   /** Sent while A was still sending its mints (else while they only drained). */
   whilePosting?: boolean;
 }
@@ -109,7 +116,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
 
     let stopFlood = false;
     let accepted = 0;
-    let postedAt: number | undefined;
+    let lastAcceptedAt = 0;
     let floodError: Error | undefined;
     const floodStarted = performance.now();
     const flood = runConcurrently(floodMints, FLOOD_CLIENTS, async (i) => {
@@ -120,7 +127,8 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
         { prefer: 'respond-async' },
       );
       if (response.status !== 202) throw new Error(`flood mint: ${response.status}`);
-      if (++accepted === floodMints) postedAt = performance.now();
+      accepted++;
+      lastAcceptedAt = performance.now();
     }).catch((error: unknown) => {
       floodError = error instanceof Error ? error : new Error(`flood: ${JSON.stringify(error)}`);
     });
@@ -150,6 +158,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
     }
     const floodSeconds = (performance.now() - floodStarted) / 1000;
 
+    const phasesB = await phasesOf(stack.env.DATABASE_URL, during);
     const idleP50 = percentile(times(idle), 50);
     const floodMax = Math.max(...times(during));
     return {
@@ -160,9 +169,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       floodAccepted: accepted,
       floodConfirmedAtEnd: countsA.confirmed,
       floodMintsPerSecond: round(countsA.confirmed / floodSeconds, 1),
-      floodAcceptedPerSecond: postedAt
-        ? round((accepted * 1000) / (postedAt - floodStarted), 1)
-        : round(accepted / floodSeconds, 1),
+      floodAcceptedPerSecond: round((accepted * 1000) / (lastAcceptedAt - floodStarted), 1),
       idleMints: idle.length,
       idleP50: round(idleP50),
       floodSampleMints: during.length,
@@ -172,6 +179,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       floodUnfinished: during.filter((t) => !t.settled).length,
       whilePosting: spread(during.filter((t) => t.whilePosting)),
       whileDraining: spread(during.filter((t) => !t.whilePosting)),
+      phasesB,
       maxOverIdleP50: round(floodMax / idleP50, 1),
       maxTargetMs: round(Math.max(5 * idleP50, 300)),
     };
@@ -191,6 +199,37 @@ function spread(timed: Timed[]): string {
   return `${ms.length} mints, p50 ${round(percentile(ms, 50))}, max ${round(Math.max(...ms))}`;
 }
 
+/**
+ * Where B's mints spent their time (p50 and slowest, ms), from their rows: the request until its
+ * row (the API), the row until its first signed transaction (a job slot, planning, signing), that
+ * until the settling write (sending, the receipt, the write's start) and from there until the
+ * answer reached the client (the write, the news, the API).
+ */
+async function phasesOf(databaseUrl: string, mints: Timed[]): Promise<string> {
+  const rows = await queryDatabase<{ id: string; created: Date; signed: Date; settled: Date }>(
+    databaseUrl,
+    `SELECT o.id, o.created_at AS created, o.settled_at AS settled,
+            (SELECT min(t.created_at)
+               FROM operation_transactions ot JOIN transactions t USING (chain_key, tx_hash)
+              WHERE ot.operation_id = o.id) AS signed
+       FROM operations o
+      WHERE o.id = ANY($1::uuid[]) AND o.settled_at IS NOT NULL`,
+    [mints.map((mint) => mint.operationId)],
+  );
+  if (rows.length === 0) return 'none';
+  const byId = new Map(mints.map((mint) => [mint.operationId, mint]));
+  const phase = (name: string, ms: (row: (typeof rows)[number], mint: Timed) => number) => {
+    const values = rows.map((row) => ms(row, byId.get(row.id)!));
+    return `${name} p50 ${round(percentile(values, 50))} max ${round(Math.max(...values))}`;
+  };
+  return [
+    phase('to row', (row, mint) => row.created.getTime() - mint.sentAt),
+    phase('to signed', (row) => row.signed.getTime() - row.created.getTime()),
+    phase('to settling', (row) => row.settled.getTime() - row.signed.getTime()),
+    phase('to answer', (row, mint) => mint.answeredAt - row.settled.getTime()),
+  ].join('; ');
+}
+
 /** A synchronous mint's time to confirmation, following the operation past SYNC_WAIT_MS. */
 async function syncMint(
   api: HttpClient,
@@ -199,20 +238,27 @@ async function syncMint(
   deadline: number,
 ): Promise<Timed> {
   const started = performance.now();
-  const elapsed = () => performance.now() - started;
+  const sentAt = Date.now();
+  const timed = (operationId: string, settled: boolean): Timed => ({
+    ms: performance.now() - started,
+    settled,
+    operationId,
+    sentAt,
+    answeredAt: Date.now(),
+  });
   const response = await api.post(`/nfts/${collection}/mint`, { name, images: [IMAGE] });
-  if (response.status === 200 && response.body.data.status === 'confirmed') {
-    return { ms: elapsed(), settled: true };
+  const id: string | undefined = response.body?.data?.operation_id;
+  if (!id || (response.status !== 200 && response.status !== 202)) {
+    throw new Error(`B's mint: ${response.status} ${JSON.stringify(response.body)}`);
   }
-  if (response.status !== 202) throw new Error(`B's mint: ${JSON.stringify(response.body)}`);
-  const id: string = response.body.data.operation_id;
+  if (response.status === 200 && response.body.data.status === 'confirmed') return timed(id, true);
   while (Date.now() < deadline) {
     const { body } = await api.get(`/operations/${id}`);
-    if (body.data.status === 'confirmed') return { ms: elapsed(), settled: true };
+    if (body.data.status === 'confirmed') return timed(id, true);
     if (body.data.status === 'failed') throw new Error(`B's mint failed: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { ms: elapsed(), settled: false };
+  return timed(id, false);
 }
 
 if (require.main === module) {

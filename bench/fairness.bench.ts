@@ -206,7 +206,12 @@ function spread(timed: Timed[]): string {
  * answer reached the client (the write, the news, the API).
  */
 async function phasesOf(databaseUrl: string, mints: Timed[]): Promise<string> {
-  const rows = await queryDatabase<{ id: string; created: Date; signed: Date; settled: Date }>(
+  const read = await queryDatabase<{
+    id: string;
+    created: Date;
+    signed: Date | null;
+    settled: Date;
+  }>(
     databaseUrl,
     `SELECT o.id, o.created_at AS created, o.settled_at AS settled,
             (SELECT min(t.created_at)
@@ -216,6 +221,8 @@ async function phasesOf(databaseUrl: string, mints: Timed[]): Promise<string> {
       WHERE o.id = ANY($1::uuid[]) AND o.settled_at IS NOT NULL`,
     [mints.map((mint) => mint.operationId)],
   );
+  // A mint that failed before it was signed has no phases past its row.
+  const rows = read.flatMap((row) => (row.signed ? [{ ...row, signed: row.signed }] : []));
   if (rows.length === 0) return 'none';
   const byId = new Map(mints.map((mint) => [mint.operationId, mint]));
   const phase = (name: string, ms: (row: (typeof rows)[number], mint: Timed) => number) => {

@@ -11,7 +11,8 @@
  * processes are the machine's: on a machine where nothing else runs, they are this run's.
  * Run: npm run bench:mint-cost   (BENCH_MINTS=600 a family, BENCH_IN_FLIGHT=32,
  *   BENCH_MINT_FAMILIES=evm,solana; BENCH_PG_STATEMENTS=1 runs on a Postgres of its own that
- *   preloads pg_stat_statements, to count statements, as `npm run capacity` does)
+ *   preloads pg_stat_statements, to count statements, as `npm run capacity` does;
+ *   BENCH_WAL_BY_RELATION=1 prints where the WAL went, by table and index, from pg_walinspect)
  */
 import { Client } from 'pg';
 import { startOwnPostgres } from '@test/support/own-postgres';
@@ -19,6 +20,7 @@ import { newAccountClient, startServiceStack } from '@test/support/service-stack
 import { IMAGE, intFromEnv, serviceCollection } from './evm-helpers';
 import { LoadClient } from './load-client';
 import { statementCount } from './pg-statements';
+import { walByRelation, type WalShare } from './wal-by-relation';
 import { stackCpuWindow } from './stack-cpu';
 import { round, runConcurrently } from './stats';
 
@@ -41,6 +43,8 @@ export interface MintCost {
   /** null when pg_stat_statements is not loaded. */
   statementsPerMint: number | null;
   walBytesPerMint: number;
+  /** With BENCH_WAL_BY_RELATION=1: the largest shares of that WAL, bytes a mint. */
+  walByRelation?: WalShare[];
   met: boolean;
 }
 
@@ -93,6 +97,10 @@ async function measure(family: Family, mints: number, inFlight: number): Promise
     const usage = cpu.stop();
     load.close();
     const after = await postgresCounters(db, database);
+    const walShares =
+      process.env.BENCH_WAL_BY_RELATION === '1'
+        ? await walByRelation(db, before.walBytes)
+        : undefined;
 
     const cpuMsPerMint: Record<string, number> = {};
     for (const [kind, cpuSeconds] of Object.entries(usage.seconds)) {
@@ -116,6 +124,7 @@ async function measure(family: Family, mints: number, inFlight: number): Promise
           ? null
           : per(after.statements - before.statements),
       walBytesPerMint: Math.round(Number(after.walBytes - before.walBytes) / mints),
+      walByRelation: walShares?.map((share) => ({ ...share, bytes: per(share.bytes) })),
       met: serviceCpuMsPerMint <= TARGET_MS,
     };
   } finally {
@@ -172,7 +181,7 @@ if (require.main === module) {
     (results) => {
       console.log('Cost of a synchronous NFT mint (fresh quick local chains):');
       console.table(
-        results.map(({ cpuMsPerMint: _cpu, ...figures }) => ({
+        results.map(({ cpuMsPerMint: _cpu, walByRelation: _wal, ...figures }) => ({
           ...figures,
           statementsPerMint: figures.statementsPerMint ?? 'n/a',
         })),
@@ -183,6 +192,10 @@ if (require.main === module) {
           .map(([kind, ms]) => `${kind} ${ms}`)
           .join(', ');
         console.log(`${result.family}: CPU ms a mint: ${byKind}`);
+        if (result.walByRelation) {
+          console.log(`${result.family}: WAL bytes a mint, by relation and record:`);
+          console.table(result.walByRelation);
+        }
         console.log(
           `${result.family}: service ${result.serviceCpuMsPerMint} ms a mint ` +
             `(target <= ${TARGET_MS}) ${result.met ? 'met' : 'NOT MET'}`,

@@ -108,7 +108,31 @@ describe('account events', () => {
       for (const fixed of ['intent', 'details', 'kind', 'network', 'signer', 'chain_key']) {
         expect(data).not.toHaveProperty(fixed);
       }
+      // What is null is not stored (migration 1767100000000): the reader shows it as null.
+      expect(Object.values(data)).not.toContain(null);
     }
+    expect(stored[0].data).toEqual({ status: 'queued', attempts: 0 });
+  });
+
+  it('shows an event stored with its null fields (before 1767100000000) as it was', async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    const queuedView = operationView((await operations.findById(operation.id))!);
+    // As migration 1767000000000 stored it: every field that changes, nulls included.
+    await dataSource.query(
+      `UPDATE account_events e
+       SET data = jsonb_build_object('status', o.status, 'tx_hash', o.tx_hash,
+         'result', o.result, 'new_mint_address', o.new_mint_address,
+         'error_code', o.error_code, 'error_message', o.error_message,
+         'attempts', o.attempts, 'last_error', o.last_error,
+         'retrying_since', o.retrying_since)
+       FROM operations o WHERE o.id = e.operation_id AND e.operation_id = $1`,
+      [operation.id],
+    );
+    const [event] = await events.listForOperation(accountId, operation.id);
+    expect(Object.values(event.data)).toContain(null);
+    expect(accountEventView(event, events).data).toEqual(queuedView);
   });
 
   it('shows an event stored with the whole row (before lean events) as it was', async () => {

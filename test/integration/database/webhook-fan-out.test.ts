@@ -118,6 +118,30 @@ describe('webhook fan-out', () => {
     });
   });
 
+  it('replays the events from a time on, oldest first, up to the limit', async () => {
+    const accountId = await newAccount();
+    const endpoint = await newEndpoint(accountId, ['webhook_endpoint.disabled']);
+    await events.append(accountId, 'webhook_endpoint.disabled', { n: 1 });
+    // A replay's time is in milliseconds: the events are kept apart by more than one.
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await pause();
+    const [{ since }] = await dataSource.query<{ since: Date }[]>(
+      `SELECT clock_timestamp() AS since`,
+    );
+    await pause();
+    for (const n of [2, 3, 4]) await events.append(accountId, 'webhook_endpoint.disabled', { n });
+    await events.append(await newAccount(), 'webhook_endpoint.disabled', { n: 5 });
+    await dataSource.query(`DELETE FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id]);
+
+    const replayed = await deliveries.replay(endpoint, { since }, 2);
+
+    expect(replayed).toEqual({ count: 2, firstSeq: '2', lastSeq: '3' });
+    expect(await pendingOf(endpoint.id)).toEqual([
+      { event_type: 'webhook_endpoint.disabled', seq: 2 },
+      { event_type: 'webhook_endpoint.disabled', seq: 3 },
+    ]);
+  });
+
   it('skips an endpoint deleted while the event is written, without failing the event', async () => {
     const accountId = await newAccount();
     const doomed = await newEndpoint(accountId, []);

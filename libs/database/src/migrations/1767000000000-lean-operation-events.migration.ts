@@ -13,16 +13,24 @@ export class LeanOperationEvents1767000000000 implements MigrationInterface {
   name = 'LeanOperationEvents1767000000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    const wholeRows = OPERATION_STATUS_EVENTS.split(WHOLE_ROW);
-    // Both branches (insert, update) snapshot the whole row; any other text is not the function
-    // this migration follows.
-    if (wholeRows.length !== 3) throw new Error('operation_status_events is not the expected one');
-    await runner.query(replacing(wholeRows.join(WHAT_CHANGES)));
+    await runner.query(operationStatusEventsStoring(WHAT_CHANGES));
   }
 
   async down(runner: QueryRunner): Promise<void> {
     await runner.query(replacing(OPERATION_STATUS_EVENTS));
   }
+}
+
+/**
+ * `operation_status_events` (1766500000000) storing `snapshot` (an expression of the changed
+ * row `n`) in each event in place of the whole row.
+ */
+export function operationStatusEventsStoring(snapshot: string): string {
+  const wholeRows = OPERATION_STATUS_EVENTS.split(WHOLE_ROW);
+  // Both branches (insert, update) snapshot the whole row; any other text is not the function
+  // this migration follows.
+  if (wholeRows.length !== 3) throw new Error('operation_status_events is not the expected one');
+  return replacing(wholeRows.join(snapshot));
 }
 
 function replacing(definition: string): string {
@@ -33,7 +41,7 @@ function replacing(definition: string): string {
 const WHOLE_ROW = `to_jsonb(n) - 'ord' - 'new_mint_secret' - 'new_mint_key_id'`;
 
 /** The columns an operation's view reads that change after its insert, nulls included. */
-const WHAT_CHANGES = `jsonb_build_object('status', n.status, 'tx_hash', n.tx_hash,
+export const WHAT_CHANGES = `jsonb_build_object('status', n.status, 'tx_hash', n.tx_hash,
                'result', n.result, 'new_mint_address', n.new_mint_address,
                'error_code', n.error_code, 'error_message', n.error_message,
                'attempts', n.attempts, 'last_error', n.last_error,

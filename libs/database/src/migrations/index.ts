@@ -23,6 +23,7 @@ import { WalletDataKeys1766700000000 } from './1766700000000-wallet-data-keys.mi
 import { SigningPolicies1766800000000 } from './1766800000000-signing-policies.migration';
 import { NativeSpendPerOperation1766900000000 } from './1766900000000-native-spend-per-operation.migration';
 import { LeanOperationEvents1767000000000 } from './1767000000000-lean-operation-events.migration';
+import { SmallerAccountEvents1767100000000 } from './1767100000000-smaller-account-events.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SigningPolicies1766800000000,
   NativeSpendPerOperation1766900000000,
   LeanOperationEvents1767000000000,
+  SmallerAccountEvents1767100000000,
 ];

@@ -50,16 +50,30 @@ export interface StoredAccountEvent {
   createdAt: Date;
 }
 
+/** The fields of an operation that an event of it stores (migration 1767000000000), as null. */
+const CHANGING_FIELDS_AS_NULL = JSON.stringify({
+  status: null,
+  tx_hash: null,
+  result: null,
+  new_mint_address: null,
+  error_code: null,
+  error_message: null,
+  attempts: null,
+  last_error: null,
+  retrying_since: null,
+});
+
 /**
  * An event's data as its readers render it, from `account_events e` joined with
- * `OPERATION_OF_EVENT`: an operation event's stored snapshot over its operation's fixed fields.
- * Since migration 1767000000000 the snapshot holds only what changes; an older event's whole row
+ * `OPERATION_OF_EVENT`: an operation event's stored snapshot over its operation's fixed fields
+ * and the changing fields as null. Since migration 1767000000000 the snapshot holds only what
+ * changes, and since 1767100000000 only what of it is not null; an older event's whole row
  * overrides them all.
  */
 export const EVENT_DATA = `CASE WHEN o.id IS NULL THEN e.data ELSE jsonb_build_object(
     'id', o.id, 'account_id', o.account_id, 'kind', o.kind, 'network', o.network,
     'signer', o.signer, 'intent', o.intent, 'details', o.details, 'created_at', o.created_at
-  ) || e.data END`;
+  ) || '${CHANGING_FIELDS_AS_NULL}'::jsonb || e.data END`;
 export const OPERATION_OF_EVENT = `LEFT JOIN operations o ON o.id = e.operation_id`;
 
 const COLUMNS = `e.id, e.account_id AS "accountId", e.seq::text AS "seq", e.type,

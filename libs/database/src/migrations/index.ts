@@ -24,6 +24,7 @@ import { SigningPolicies1766800000000 } from './1766800000000-signing-policies.m
 import { NativeSpendPerOperation1766900000000 } from './1766900000000-native-spend-per-operation.migration';
 import { LeanOperationEvents1767000000000 } from './1767000000000-lean-operation-events.migration';
 import { SmallerAccountEvents1767100000000 } from './1767100000000-smaller-account-events.migration';
+import { OperationUpdatesInPlace1767200000000 } from './1767200000000-operation-updates-in-place.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   NativeSpendPerOperation1766900000000,
   LeanOperationEvents1767000000000,
   SmallerAccountEvents1767100000000,
+  OperationUpdatesInPlace1767200000000,
 ];

@@ -106,7 +106,7 @@ describe('EVM on a congested network', () => {
     (
       await queryDatabase<PendingRow>(
         stack.services.databaseUrl,
-        `SELECT o.status, o.tx_hash, o.nonce, t.signed_tx FROM operations o
+        `SELECT o.status, o.tx_hash, o.nonce, transaction_wire_text(t.chain_key, t.signed_tx) AS signed_tx FROM operations o
          JOIN transactions t ON t.chain_key = o.chain_key AND t.tx_hash = o.tx_hash
          WHERE o.id = $1`,
         [id],
@@ -116,7 +116,7 @@ describe('EVM on a congested network', () => {
   const versions = (id: string) =>
     queryDatabase<{ tx_hash: string; nonce: string; signed_tx: string }>(
       stack.services.databaseUrl,
-      `SELECT tx_hash, nonce, signed_tx FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
+      `SELECT tx_hash, nonce, transaction_wire_text(chain_key, signed_tx) AS signed_tx FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
        WHERE operation_id = $1 ORDER BY created_at`,
       [id],
     );

@@ -313,7 +313,7 @@ describe('an EVM wallet never refunded', () => {
     await waitForStatus(stack.services.databaseUrl, id, 'submitted');
     const [kept] = await queryDatabase<{ signed_tx: string }>(
       stack.services.databaseUrl,
-      `SELECT signed_tx FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
+      `SELECT transaction_wire_text(chain_key, signed_tx) AS signed_tx FROM operation_transactions JOIN transactions USING (chain_key, tx_hash)
        WHERE operation_id = $1`,
       [id],
     );

@@ -15,7 +15,7 @@ export async function operationRow<T extends { status: string } = OperationRow>(
   const [row] = await queryDatabase<Record<string, unknown>>(
     databaseUrl,
     // With the bytes of the transaction it waits on (they live in `transactions` alone).
-    `SELECT o.*, t.signed_tx FROM operations o
+    `SELECT o.*, transaction_wire_text(t.chain_key, t.signed_tx) AS signed_tx FROM operations o
        LEFT JOIN transactions t ON t.chain_key = o.chain_key AND t.tx_hash = o.tx_hash
      WHERE o.id = $1`,
     [id],

@@ -11,6 +11,7 @@ import {
 } from '@app/database';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
+import { evmWire } from '@test/support/wire-fixtures';
 import { scopeOf } from '@test/support/work-scope';
 
 const FEES = { maxFeePerGas: '30', maxPriorityFeePerGas: '2' };
@@ -102,7 +103,7 @@ describe('airdrop carriers', () => {
     dataSource.transaction((manager) =>
       operations.markSignedMany(
         scopeOf(manager),
-        [{ id: operation.id, nonce, signedTx: `0xbytes-${txHash}`, txHash }],
+        [{ id: operation.id, nonce, signedTx: evmWire(txHash), txHash }],
         FEES,
       ),
     );
@@ -221,7 +222,7 @@ describe('airdrop carriers', () => {
     // A fee bump: a new version, which carries them too.
     expect(
       await operations.replaceSigned(carrier.id, '0xfirst', {
-        signedTx: '0xbytes-second',
+        signedTx: evmWire('second'),
         txHash: '0xsecond',
         fees: FEES,
       }),

@@ -8,6 +8,7 @@ import {
   OperationEntity,
   SolanaOperationRepository,
 } from '@app/database';
+import { evmWire, solanaWire } from '@test/support/wire-fixtures';
 import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -58,14 +59,14 @@ describe('operation transactions', () => {
     dataSource.transaction((manager) =>
       operations.markSignedMany(
         scopeOf(manager),
-        [{ id: operation.id, nonce, signedTx: `0xbytes-${txHash}`, txHash }],
+        [{ id: operation.id, nonce, signedTx: evmWire(txHash), txHash }],
         FEES,
       ),
     );
 
   const signSolana = (operation: OperationEntity, signature: string) =>
     solanaOperations.markSigned(operation.id, {
-      signedTx: `wire-${signature}`,
+      signedTx: solanaWire(signature),
       txHash: signature,
       lastValidBlockHeight: 100n,
       fees: { computeUnitPriceMicroLamports: '5' },
@@ -96,11 +97,12 @@ describe('operation transactions', () => {
     expect(columns.map((column) => column.column_name)).not.toContain('signed_tx');
     expect(
       await dataSource.query(
-        `SELECT signed_tx FROM transactions WHERE chain_key = $1 AND tx_hash = '0xabc1'`,
+        `SELECT transaction_wire_text(chain_key, signed_tx) AS signed_tx, length(signed_tx) AS bytes
+         FROM transactions WHERE chain_key = $1 AND tx_hash = '0xabc1'`,
         [operation.chainKey],
       ),
-    ).toEqual([{ signed_tx: '0xbytes-0xabc1' }]);
-    expect((await operations.findById(operation.id))?.signedTx).toBe('0xbytes-0xabc1');
+    ).toEqual([{ signed_tx: evmWire('0xabc1'), bytes: 6 }]);
+    expect((await operations.findById(operation.id))?.signedTx).toBe(evmWire('0xabc1'));
   });
 
   it('reads an operation by id as TypeORM hydrates it, with its signed bytes', async () => {
@@ -110,7 +112,7 @@ describe('operation transactions', () => {
       .getRepository(OperationEntity)
       .findOneByOrFail({ id: operation.id });
     const read = await operations.findById(operation.id);
-    expect(read).toEqual({ ...hydrated, signedTx: 'wire-sig-read' });
+    expect(read).toEqual({ ...hydrated, signedTx: solanaWire('sig-read') });
     // Transformed (bigint) and parsed (Date, jsonb) as the entity declares them.
     expect(read?.lastValidBlockHeight).toBe(100n);
     expect(read?.createdAt).toBeInstanceOf(Date);
@@ -125,7 +127,7 @@ describe('operation transactions', () => {
       await queued('base'),
     ];
     await dataSource.query(
-      `INSERT INTO transactions (chain_key, tx_hash, nonce, signed_tx) VALUES ($1, '0xbatch', 5, '0xb')`,
+      `INSERT INTO transactions (chain_key, tx_hash, nonce, signed_tx) VALUES ($1, '0xbatch', 5, '\\x0b')`,
       [first.chainKey],
     );
     const carry = (operation: OperationEntity, item: number) =>
@@ -201,7 +203,7 @@ describe('operation transactions', () => {
     await signEvm(operation, '0xddd1', 9n);
     expect(
       await operations.replaceSigned(operation.id, '0xddd1', {
-        signedTx: '0xbytes-ddd2',
+        signedTx: evmWire('ddd2'),
         txHash: '0xddd2',
         fees: { maxFeePerGas: '60', maxPriorityFeePerGas: '3' },
       }),
@@ -209,7 +211,7 @@ describe('operation transactions', () => {
     // A replacement of a version the operation no longer waits on changes nothing.
     expect(
       await operations.replaceSigned(operation.id, '0xddd1', {
-        signedTx: '0xbytes-ddd3',
+        signedTx: evmWire('ddd3'),
         txHash: '0xddd3',
         fees: FEES,
       }),
@@ -218,7 +220,7 @@ describe('operation transactions', () => {
       status: 'signed',
       nonce: 9n,
       txHash: '0xddd2',
-      signedTx: '0xbytes-ddd2',
+      signedTx: evmWire('ddd2'),
     });
     expect(await operations.transactionHashes(operation.id)).toEqual(['0xddd1', '0xddd2']);
 

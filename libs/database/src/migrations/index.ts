@@ -25,6 +25,7 @@ import { NativeSpendPerOperation1766900000000 } from './1766900000000-native-spe
 import { LeanOperationEvents1767000000000 } from './1767000000000-lean-operation-events.migration';
 import { SmallerAccountEvents1767100000000 } from './1767100000000-smaller-account-events.migration';
 import { OperationUpdatesInPlace1767200000000 } from './1767200000000-operation-updates-in-place.migration';
+import { SignedTransactionsAsBytes1767300000000 } from './1767300000000-signed-transactions-as-bytes.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   LeanOperationEvents1767000000000,
   SmallerAccountEvents1767100000000,
   OperationUpdatesInPlace1767200000000,
+  SignedTransactionsAsBytes1767300000000,
 ];

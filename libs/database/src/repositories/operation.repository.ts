@@ -48,6 +48,9 @@ export interface OperationPage {
 }
 
 /** The columns an operation's view shows, under their entity names (an entry: its carrier's state). */
+/** A joined transaction's signed bytes as the chain's library takes them (migration 1767300000000). */
+const SIGNED_TX_TEXT = `transaction_wire_text(t.chain_key, t.signed_tx)`;
+
 const VIEW_COLUMNS = `op.id, op.account_id AS "accountId", op.kind, op.network,
   ${SHOWN_STATUS} AS status, op.intent, op.details, op.signer, ${SHOWN_TX_HASH} AS "txHash",
   op.new_mint_address AS "newMintAddress", op.result, op.error_code AS "errorCode",
@@ -113,7 +116,7 @@ export class OperationRepository {
   private byId(): { name: string; text: string } {
     return (this.byIdStatement ??= {
       name: 'operation-by-id',
-      text: `SELECT ${this.reader().columns}, t.signed_tx AS "signedTx" FROM operations op
+      text: `SELECT ${this.reader().columns}, ${SIGNED_TX_TEXT} AS "signedTx" FROM operations op
         LEFT JOIN transactions t ON t.chain_key = op.chain_key AND t.tx_hash = op.tx_hash
         WHERE op.id = $1`,
     });
@@ -211,7 +214,8 @@ export class OperationRepository {
          RETURNING o.id, o.chain_key, o.nonce, v.signed_tx, o.tx_hash),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)
-         SELECT chain_key, tx_hash, nonce, $5::jsonb, signed_tx FROM signed
+         SELECT chain_key, tx_hash, nonce, $5::jsonb, transaction_wire_bytes(chain_key, signed_tx)
+         FROM signed
          ON CONFLICT (chain_key, tx_hash) DO NOTHING)
        INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
        SELECT chain_key, tx_hash, 0, id FROM signed
@@ -247,7 +251,8 @@ export class OperationRepository {
          RETURNING id, chain_key, nonce),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)
-         SELECT chain_key, $4, nonce, $5::jsonb, $3 FROM replaced)
+         SELECT chain_key, $4, nonce, $5::jsonb, transaction_wire_bytes(chain_key, $3)
+         FROM replaced)
        INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
        SELECT chain_key, $4, 0, id FROM replaced
        RETURNING operation_id`,
@@ -432,7 +437,7 @@ export class OperationRepository {
       .getRepository(OperationEntity)
       .createQueryBuilder('op')
       .leftJoin('transactions', 't', 't.chain_key = op.chain_key AND t.tx_hash = op.tx_hash')
-      .addSelect('t.signed_tx', 'signed_tx')
+      .addSelect(SIGNED_TX_TEXT, 'signed_tx')
       .where(where, parameters);
     if (orderBy) query.orderBy(orderBy, 'ASC');
     const { entities, raw } = await query.getRawAndEntities<{ signed_tx: string | null }>();

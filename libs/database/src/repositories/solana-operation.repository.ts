@@ -69,7 +69,8 @@ export class SolanaOperationRepository {
          RETURNING o.id, o.chain_key, v.tx_hash, v.last_valid, v.fees, v.signed_tx),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, last_valid_block_height, fees, signed_tx)
-         SELECT chain_key, tx_hash, last_valid, fees, signed_tx FROM signed)
+         SELECT chain_key, tx_hash, last_valid, fees, transaction_wire_bytes(chain_key, signed_tx)
+         FROM signed)
        INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
        SELECT chain_key, tx_hash, 0, id FROM signed
        RETURNING operation_id`,

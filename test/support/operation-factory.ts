@@ -19,5 +19,8 @@ export function newOperationEntity(
     signer: '0xowner',
     intent,
   });
-  return { ...operation, ...overrides };
+  const shaped = { ...operation, ...overrides };
+  // A settled operation carries its settlement time, as the database requires (1767400000000).
+  const settled = shaped.status === 'confirmed' || shaped.status === 'failed';
+  return settled && !shaped.settledAt ? { ...shaped, settledAt: shaped.updatedAt } : shaped;
 }

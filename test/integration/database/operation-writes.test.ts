@@ -219,6 +219,46 @@ describe('operation writes', () => {
     expect(await operations.failQueued(queued.id, error)).toBe(false);
   });
 
+  it('marks a signed operation submitted in place of its indexes (a HOT update)', async () => {
+    const operation = newOperationEntity(accountId, { kind: 'nft.create' } as AssetIntent);
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    await operations.markSignedMany(
+      scopeOf(dataSource.manager),
+      [{ id: operation.id, nonce: 9n, signedTx: '0x01', txHash: `0x${randomUUID()}` }],
+      {},
+    );
+    // This backend's HOT updates not yet flushed to the statistics: counted around the write,
+    // in one transaction (nothing is flushed in the middle of one).
+    const hotUpdates = await dataSource.manager.transaction(async (manager) => {
+      const count = async () => {
+        const [row] = await manager.query<{ hot: string }[]>(
+          `SELECT n_tup_hot_upd AS hot FROM pg_stat_xact_user_tables WHERE relname = 'operations'`,
+        );
+        return Number(row.hot);
+      };
+      const before = await count();
+      await operations.markSubmittedMany(scopeOf(manager), [operation.id]);
+      return (await count()) - before;
+    });
+    expect(hotUpdates).toBe(1);
+    expect((await operations.findById(operation.id))?.status).toBe('submitted');
+  });
+
+  it('refuses a settled operation without its settlement time, and a queued one holding a nonce', async () => {
+    const settledUntimed = newOperationEntity(accountId, { kind: 'nft.create' } as AssetIntent, {
+      status: 'confirmed',
+    });
+    await expect(
+      operations.insert(scopeOf(dataSource.manager), { ...settledUntimed, settledAt: null }),
+    ).rejects.toThrow(/operations_settled_once_final/);
+    const queuedWithNonce = newOperationEntity(accountId, { kind: 'nft.create' } as AssetIntent, {
+      nonce: 3n,
+    });
+    await expect(operations.insert(scopeOf(dataSource.manager), queuedWithNonce)).rejects.toThrow(
+      /operations_nonce_once_signed/,
+    );
+  });
+
   it('stores an operation with its metadata document, or neither', async () => {
     const document = {
       id: randomUUID(),

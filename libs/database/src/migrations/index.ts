@@ -26,6 +26,7 @@ import { LeanOperationEvents1767000000000 } from './1767000000000-lean-operation
 import { SmallerAccountEvents1767100000000 } from './1767100000000-smaller-account-events.migration';
 import { OperationUpdatesInPlace1767200000000 } from './1767200000000-operation-updates-in-place.migration';
 import { SignedTransactionsAsBytes1767300000000 } from './1767300000000-signed-transactions-as-bytes.migration';
+import { SubmittedInPlace1767400000000 } from './1767400000000-submitted-in-place.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   SmallerAccountEvents1767100000000,
   OperationUpdatesInPlace1767200000000,
   SignedTransactionsAsBytes1767300000000,
+  SubmittedInPlace1767400000000,
 ];

@@ -187,7 +187,7 @@ export class BatchRepository {
       .getRepository(OperationEntity)
       .createQueryBuilder('op')
       .where(`op.batch_id = :batchId AND op.batch_index >= :fromIndex`, { batchId, fromIndex })
-      .andWhere(`op.status = 'queued' AND op.carrier_id IS NULL`)
+      .andWhere(`op.status = 'queued' AND op.settled_at IS NULL AND op.carrier_id IS NULL`)
       .orderBy('op.batch_index', 'ASC')
       .limit(limit)
       .getMany();
@@ -218,7 +218,8 @@ export class BatchRepository {
       `SELECT b.id, b.account_id AS "accountId", b.network, b.signer FROM batches b
        WHERE b.status = 'open' AND EXISTS (
          SELECT 1 FROM operations op WHERE op.batch_id = b.id AND op.batch_index IS NOT NULL
-           AND op.status = 'queued' AND op.carrier_id IS NULL AND op.updated_at < $1)
+           AND op.status = 'queued' AND op.settled_at IS NULL AND op.carrier_id IS NULL
+           AND op.updated_at < $1)
        LIMIT $2`,
       [before, limit],
     );
@@ -228,7 +229,7 @@ export class BatchRepository {
   async touchUnpacked(batchId: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE operations SET updated_at = now() WHERE batch_id = $1 AND batch_index IS NOT NULL
-         AND status = 'queued' AND carrier_id IS NULL`,
+         AND status = 'queued' AND settled_at IS NULL AND carrier_id IS NULL`,
       [batchId],
     );
   }
@@ -360,7 +361,7 @@ export class BatchRepository {
            THEN 'completed_with_failures' ELSE 'completed' END
        WHERE b.id = $1 AND b.status = 'open' AND NOT EXISTS (
          SELECT 1 FROM operations WHERE batch_id = b.id AND batch_index IS NOT NULL
-           AND status IN ('queued', 'signed', 'submitted'))
+           AND settled_at IS NULL)
        RETURNING b.id, b.account_id AS "accountId", b.kind, b.network, b.chain_key AS "chainKey",
          b.asset, b.signer, b.total, b.status, b.created_at AS "createdAt",
          b.completed_at AS "completedAt"`,

@@ -73,7 +73,7 @@ export class OperationUsageRepository {
     const rows: { network: ConcreteNetwork; pending: string }[] = await this.dataSource.query(
       `SELECT network, count(*) AS pending
        FROM operations
-       WHERE account_id = $1 AND status IN ('queued', 'signed', 'submitted')
+       WHERE account_id = $1 AND status IN ('queued', 'signed', 'submitted') AND settled_at IS NULL
          AND ($2::text IS NULL OR network = $2)
        GROUP BY network ORDER BY network`,
       [accountId, network ?? null],

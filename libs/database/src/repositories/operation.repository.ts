@@ -285,10 +285,14 @@ export class OperationRepository {
     return rows.map((row) => row.tx_hash);
   }
 
+  /**
+   * signed -> submitted: the status alone, so that Postgres updates the row in place of its
+   * indexes (a HOT update, migration 1767400000000); `updated_at` stays the signing's.
+   */
   async markSubmittedMany(scope: WorkScope, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await managerOf(scope).query(
-      `UPDATE operations SET status = 'submitted', updated_at = now()
+      `UPDATE operations SET status = 'submitted'
        WHERE id = ANY($1::uuid[]) AND status = 'signed'`,
       [ids],
     );
@@ -297,7 +301,7 @@ export class OperationRepository {
   async markSubmitted(id: string): Promise<void> {
     await this.dataSource
       .getRepository(OperationEntity)
-      .update({ id, status: 'signed' }, { status: 'submitted', updatedAt: new Date() });
+      .update({ id, status: 'signed' }, { status: 'submitted' });
   }
 
   /**
@@ -387,7 +391,7 @@ export class OperationRepository {
     return this.dataSource
       .getRepository(OperationEntity)
       .createQueryBuilder('op')
-      .where('op.status IN (:...statuses) AND op.updated_at < :before', {
+      .where('op.status IN (:...statuses) AND op.settled_at IS NULL AND op.updated_at < :before', {
         statuses: UNSETTLED_STATUSES,
         before,
       })
@@ -420,7 +424,8 @@ export class OperationRepository {
   findInFlight(scope: WorkScope, chainKey: string, signer: string): Promise<OperationEntity[]> {
     return this.withSignedBytes(
       managerOf(scope),
-      `op.chain_key = :chainKey AND op.signer = :signer AND op.status IN ('signed', 'submitted')`,
+      `op.chain_key = :chainKey AND op.signer = :signer AND op.status IN ('signed', 'submitted')
+       AND op.settled_at IS NULL AND op.nonce IS NOT NULL`,
       { chainKey, signer },
       'op.nonce',
     );

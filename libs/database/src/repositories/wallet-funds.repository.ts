@@ -49,7 +49,7 @@ export class WalletFundsRepository {
            ) recent
          UNION
          SELECT account_id, network FROM operations
-           WHERE status IN ('queued', 'signed', 'submitted')
+           WHERE status IN ('queued', 'signed', 'submitted') AND settled_at IS NULL
          UNION
          SELECT account_id, network FROM wallet_funds WHERE low
        )

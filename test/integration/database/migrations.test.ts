@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { migrate } from '@app/database';
+import { createDataSource, migrate } from '@app/database';
+import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 describe('migrations', () => {
@@ -48,6 +50,55 @@ describe('migrations', () => {
       ]);
     } finally {
       await client.end();
+    }
+  });
+
+  it("carry the rows written before session 20's migrations through them", async () => {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    try {
+      // Back to the schema of 1767000000000 (each of the four has a way down).
+      for (let i = 0; i < 4; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+      const accountId = await insertAccountRow(dataSource, 'migrated');
+      const evm = 'evm:31337:http://127.0.0.1:8545';
+      const solana = 'solana:http://127.0.0.1:8899';
+      const wires = { [evm]: '0x02f8b0820539', [solana]: 'AQIDBAUGBwgJCgsMDQ4PEA==' };
+      const settledBefore = randomUUID();
+      for (const [chainKey, wire] of Object.entries(wires)) {
+        const id = chainKey === evm ? settledBefore : randomUUID();
+        const txHash = `tx-${id}`;
+        await dataSource.query(
+          `INSERT INTO transactions (chain_key, tx_hash, signed_tx) VALUES ($1, $2, $3)`,
+          [chainKey, txHash, wire],
+        );
+        await dataSource.query(
+          `INSERT INTO operations (id, account_id, kind, network, chain_key, status, intent, signer,
+             tx_hash, nonce, updated_at)
+           VALUES ($1, $2, 'token.mint', 'base', $3, $4, '{}', 'signer', NULL, NULL,
+             '2026-01-01T00:00:00Z')`,
+          [id, accountId, chainKey, chainKey === evm ? 'confirmed' : 'queued'],
+        );
+      }
+
+      expect(await migrate(services.databaseUrl)).toHaveLength(4);
+
+      const stored = await dataSource.query<{ chain_key: string; wire: string; bytes: number }[]>(
+        `SELECT chain_key, transaction_wire_text(chain_key, signed_tx) AS wire,
+                length(signed_tx) AS bytes
+         FROM transactions WHERE chain_key = ANY($1) ORDER BY chain_key`,
+        [[evm, solana]],
+      );
+      expect(stored).toEqual([
+        { chain_key: evm, wire: wires[evm], bytes: 6 },
+        { chain_key: solana, wire: wires[solana], bytes: 16 },
+      ]);
+      // A settled row of before has its settlement time (the constraint's backfill).
+      const [settled] = await dataSource.query<{ settled_at: Date }[]>(
+        `SELECT settled_at FROM operations WHERE id = $1`,
+        [settledBefore],
+      );
+      expect(settled.settled_at).toEqual(new Date('2026-01-01T00:00:00Z'));
+    } finally {
+      await dataSource.destroy();
     }
   });
 });

@@ -1,10 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppError } from '@app/common';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  wroteNothing,
-  isDatabaseUnavailable,
-} from '@app/database';
+import { DATABASE_RETRY_AFTER_SECONDS, wroteNothing, isDatabaseUnavailable } from '@app/database';
 
 const logger = new Logger('StoreThroughCut');
 

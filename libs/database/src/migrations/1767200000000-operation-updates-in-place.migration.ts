@@ -1,9 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** What reads `status` (each dropped with the column, and made again on the new one). */
-const ON_STATUS = [
-  `ALTER TABLE operations ADD CONSTRAINT operations_status_check
-     CHECK (status IN ('queued', 'signed', 'submitted', 'confirmed', 'failed'))`,
+/** The partial indexes on `status`, as the migrations before this one made them. */
+export const STATUS_INDEXES = [
   `CREATE INDEX operations_unsettled_idx ON operations (updated_at)
      WHERE status IN ('queued', 'signed', 'submitted')`,
   `CREATE UNIQUE INDEX operations_wallet_nonce_idx ON operations (chain_key, signer, nonce)
@@ -12,6 +10,13 @@ const ON_STATUS = [
      WHERE status IN ('queued', 'signed', 'submitted')`,
   `CREATE INDEX operations_batch_unsettled ON operations (batch_id)
      WHERE batch_index IS NOT NULL AND status IN ('queued', 'signed', 'submitted')`,
+];
+
+/** What reads `status` (each dropped with the column, and made again on the new one). */
+const ON_STATUS = [
+  `ALTER TABLE operations ADD CONSTRAINT operations_status_check
+     CHECK (status IN ('queued', 'signed', 'submitted', 'confirmed', 'failed'))`,
+  ...STATUS_INDEXES,
 ];
 
 /**

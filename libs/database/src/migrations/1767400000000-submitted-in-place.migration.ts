@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { STATUS_INDEXES } from './1767200000000-operation-updates-in-place.migration';
 
 /** The operation's partial indexes, keyed as before, their predicates free of `status`. */
 const INDEXES = [
@@ -9,18 +10,6 @@ const INDEXES = [
      WHERE settled_at IS NULL`,
   `CREATE INDEX operations_batch_unsettled ON operations (batch_id)
      WHERE batch_index IS NOT NULL AND settled_at IS NULL`,
-];
-
-/** The same, as 1767200000000 made them. */
-const BY_STATUS = [
-  `CREATE INDEX operations_unsettled_idx ON operations (updated_at)
-     WHERE status IN ('queued', 'signed', 'submitted')`,
-  `CREATE UNIQUE INDEX operations_wallet_nonce_idx ON operations (chain_key, signer, nonce)
-     WHERE status IN ('signed', 'submitted')`,
-  `CREATE INDEX operations_account_pending_idx ON operations (account_id, network)
-     WHERE status IN ('queued', 'signed', 'submitted')`,
-  `CREATE INDEX operations_batch_unsettled ON operations (batch_id)
-     WHERE batch_index IS NOT NULL AND status IN ('queued', 'signed', 'submitted')`,
 ];
 
 const NAMES = [
@@ -61,7 +50,7 @@ export class SubmittedInPlace1767400000000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await replaceIndexes(runner, BY_STATUS);
+    await replaceIndexes(runner, STATUS_INDEXES);
     await runner.query(`ALTER TABLE operations DROP CONSTRAINT operations_nonce_once_signed`);
     await runner.query(`ALTER TABLE operations DROP CONSTRAINT operations_settled_once_final`);
   }

@@ -47,10 +47,10 @@ export interface OperationPage {
   nextCursor: string | null;
 }
 
-/** The columns an operation's view shows, under their entity names (an entry: its carrier's state). */
 /** A joined transaction's signed bytes as the chain's library takes them (migration 1767300000000). */
 const SIGNED_TX_TEXT = `transaction_wire_text(t.chain_key, t.signed_tx)`;
 
+/** The columns an operation's view shows, under their entity names (an entry: its carrier's state). */
 const VIEW_COLUMNS = `op.id, op.account_id AS "accountId", op.kind, op.network,
   ${SHOWN_STATUS} AS status, op.intent, op.details, op.signer, ${SHOWN_TX_HASH} AS "txHash",
   op.new_mint_address AS "newMintAddress", op.result, op.error_code AS "errorCode",

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
 import { createDataSource, migrate } from '@app/database';
 import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
@@ -56,8 +57,8 @@ describe('migrations', () => {
   it("carry the rows written before session 20's migrations through them", async () => {
     const dataSource = await createDataSource(services.databaseUrl).initialize();
     try {
-      // Back to the schema of 1767000000000 (each of the four has a way down).
-      for (let i = 0; i < 4; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+      // Back to the schema of 1767000000000 (each since has a way down).
+      const undone = await undoUntil(dataSource, 'LeanOperationEvents1767000000000');
       const accountId = await insertAccountRow(dataSource, 'migrated');
       const evm = 'evm:31337:http://127.0.0.1:8545';
       const solana = 'solana:http://127.0.0.1:8899';
@@ -79,7 +80,7 @@ describe('migrations', () => {
         );
       }
 
-      expect(await migrate(services.databaseUrl)).toHaveLength(4);
+      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
 
       const stored = await dataSource.query<{ chain_key: string; wire: string; bytes: number }[]>(
         `SELECT chain_key, transaction_wire_text(chain_key, signed_tx) AS wire,
@@ -101,4 +102,68 @@ describe('migrations', () => {
       await dataSource.destroy();
     }
   });
+
+  it('carry events, their deliveries and audit rows through 1767500000000', async () => {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    try {
+      const undone = await undoUntil(dataSource, 'SubmittedInPlace1767400000000');
+      const accountId = await insertAccountRow(dataSource, 'keyed');
+      await dataSource.query(
+        `INSERT INTO account_events (account_id, type, data) VALUES ($1, 'wallet.balance_low', '{}')`,
+        [accountId],
+      );
+      const endpointId = randomUUID();
+      await dataSource.query(
+        `INSERT INTO webhook_endpoints (id, account_id, url, secret_ciphertext, secret_key_id)
+         VALUES ($1, $2, 'http://127.0.0.1:9/x', 'sealed', 'k')`,
+        [endpointId, accountId],
+      );
+      await dataSource.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_seq, event_type)
+         SELECT $1, account_id, id, seq, type FROM account_events WHERE account_id = $2`,
+        [endpointId, accountId],
+      );
+      await dataSource.query(
+        `INSERT INTO audit_events (account_id, type, details) VALUES ($1, 'key.rotated', '{}')`,
+        [accountId],
+      );
+
+      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
+
+      const delivered = await dataSource.query<{ seq: string; type: string }[]>(
+        `SELECT e.seq::text, e.type FROM webhook_deliveries d
+           JOIN account_events e ON e.account_id = d.account_id AND e.seq = d.event_seq
+         WHERE d.endpoint_id = $1`,
+        [endpointId],
+      );
+      expect(delivered).toEqual([{ seq: expect.any(String), type: 'wallet.balance_low' }]);
+      const keys = await dataSource.query<{ key: string }[]>(
+        `SELECT conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) AS key
+         FROM pg_constraint WHERE contype = 'p' AND conrelid IN
+           ('account_events'::regclass, 'audit_events'::regclass) ORDER BY 1`,
+      );
+      expect(keys.map((row) => row.key)).toEqual([
+        'account_events PRIMARY KEY (account_id, seq)',
+        'audit_events PRIMARY KEY (account_id, seq)',
+      ]);
+      const [audited] = await dataSource.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM audit_events WHERE account_id = $1`,
+        [accountId],
+      );
+      expect(audited.count).toBeGreaterThanOrEqual(1);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });
+
+/** Undoes the latest migrations until `name` is the last applied; returns how many it undid. */
+async function undoUntil(dataSource: DataSource, name: string): Promise<number> {
+  for (let undone = 0; ; undone++) {
+    const [last] = await dataSource.query<{ name: string }[]>(
+      `SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1`,
+    );
+    if (last.name === name) return undone;
+    await dataSource.undoLastMigration({ transaction: 'each' });
+  }
+}

@@ -118,6 +118,30 @@ describe('webhook fan-out', () => {
     });
   });
 
+  it("names each delivery's event by its account and number, which must be there", async () => {
+    const accountId = await newAccount();
+    const endpoint = await newEndpoint(accountId, []);
+    await events.append(accountId, 'webhook_endpoint.disabled', { n: 1 });
+    const [event] = await dataSource.query<{ id: string; seq: string }[]>(
+      `SELECT id, seq::text FROM account_events WHERE account_id = $1`,
+      [accountId],
+    );
+    const deliver = (eventId: string, eventSeq: string | null) =>
+      dataSource.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_seq, event_type)
+         VALUES ($1, $2, $3, $4, 'webhook_endpoint.disabled')`,
+        [endpoint.id, accountId, eventId, eventSeq],
+      );
+
+    await expect(deliver(event.id, '2')).rejects.toThrow(/webhook_deliveries_event/);
+    await expect(deliver(event.id, null)).rejects.toThrow(/webhook_deliveries_event_seq/);
+    await deliver(event.id, event.seq);
+    expect(await pendingOf(endpoint.id)).toEqual([
+      { event_type: 'webhook_endpoint.disabled', seq: 1 },
+      { event_type: 'webhook_endpoint.disabled', seq: 1 },
+    ]);
+  });
+
   it('replays the events from a time on, oldest first, up to the limit', async () => {
     const accountId = await newAccount();
     const endpoint = await newEndpoint(accountId, ['webhook_endpoint.disabled']);

@@ -27,6 +27,7 @@ import { SmallerAccountEvents1767100000000 } from './1767100000000-smaller-accou
 import { OperationUpdatesInPlace1767200000000 } from './1767200000000-operation-updates-in-place.migration';
 import { SignedTransactionsAsBytes1767300000000 } from './1767300000000-signed-transactions-as-bytes.migration';
 import { SubmittedInPlace1767400000000 } from './1767400000000-submitted-in-place.migration';
+import { FewerIndexEntries1767500000000 } from './1767500000000-fewer-index-entries.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   OperationUpdatesInPlace1767200000000,
   SignedTransactionsAsBytes1767300000000,
   SubmittedInPlace1767400000000,
+  FewerIndexEntries1767500000000,
 ];

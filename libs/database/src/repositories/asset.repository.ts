@@ -8,6 +8,17 @@ const ITEM_COLUMNS = `id, collection_id AS "collectionId", token_id AS "tokenId"
   mint_address AS "mintAddress", owner, burned, name, metadata_id AS "metadataId",
   metadata_uri AS "metadataUri", details, operation_id AS "operationId", created_at AS "createdAt"`;
 
+/**
+ * The index on items' mint addresses holds Solana items only (migration 1767500000000: an EVM
+ * item's is its collection's `0x` address; base58 has no `0`); its predicate is repeated here
+ * as written there, or the planner would not take it.
+ */
+export const ITEM_BY_MINT = {
+  name: 'item-by-mint',
+  text: `SELECT ${ITEM_COLUMNS} FROM nft_items
+    WHERE mint_address = $1 AND mint_address NOT LIKE '0x%'`,
+};
+
 const ITEM_BY_TOKEN_ID = {
   name: 'item-by-token-id',
   text: `SELECT ${ITEM_COLUMNS} FROM nft_items WHERE collection_id = $1 AND token_id = $2`,
@@ -41,8 +52,10 @@ export class AssetRepository {
     return rows[0] ?? null;
   }
 
-  findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {
-    return this.dataSource.getRepository(NftItemEntity).findOneBy({ mintAddress });
+  /** A Solana item by its mint address. */
+  async findItemByMint(mintAddress: string): Promise<NftItemEntity | null> {
+    const rows = await pooledQuery<NftItemEntity>(this.dataSource, ITEM_BY_MINT, [mintAddress]);
+    return rows[0] ?? null;
   }
 
   /** Items minted in the collection, burned ones included. */

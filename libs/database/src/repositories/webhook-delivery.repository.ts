@@ -150,7 +150,8 @@ export class WebhookDeliveryRepository {
     })[] = await this.dataSource.query(
       `SELECT ${COLUMNS}, d.body, d.account_id AS "accountId", ${EVENT_DATA} AS "eventData",
          e.operation_id AS "eventOperationId", e.created_at AS "eventCreatedAt"
-       FROM webhook_deliveries d LEFT JOIN account_events e ON e.id = d.event_id
+       FROM webhook_deliveries d
+         LEFT JOIN account_events e ON e.account_id = d.account_id AND e.seq = d.event_seq
          ${OPERATION_OF_EVENT}
        WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now()
        ORDER BY d.attempts > 0, d.event_seq NULLS FIRST, d.created_at LIMIT $2`,

@@ -5,6 +5,7 @@ import {
   ManagedWalletRepository,
   OperationRepository,
   SealedSecretsRepository,
+  SettlementRepository,
   UnitOfWork,
   createDataSource,
 } from '@app/database';
@@ -199,5 +200,42 @@ describe('master key rotation', () => {
     });
     expect(late).toBe(true);
     expect(result.stillUnder).toEqual(new Map([['k1', 1]]));
+  });
+
+  it("drops a new mint's secret as its operation settles; no settled row holds one", async () => {
+    const accountId = await insertAccountRow(dataSource, 'rotation-e');
+    const [confirmed, failed, pending] = [
+      await newMintSecret(accountId),
+      await newMintSecret(accountId),
+      await newMintSecret(accountId),
+    ];
+    await new SettlementRepository(dataSource).confirm(
+      confirmed.id,
+      { mintAddress: 'mint', tokenId: 'mint' },
+      { kind: 'none' },
+    );
+    await new OperationRepository(dataSource).fail(failed.id, {
+      code: 'BAD_GATEWAY',
+      message: 'expired unlanded',
+    });
+
+    const held = await dataSource.query<{ id: string; key: string | null; secret: boolean }[]>(
+      `SELECT id, new_mint_key_id AS key, new_mint_secret IS NOT NULL AS secret
+         FROM operations WHERE account_id = $1`,
+      [accountId],
+    );
+    expect(Object.fromEntries(held.map((row) => [row.id, [row.secret, row.key]]))).toEqual({
+      [confirmed.id]: [false, null],
+      [failed.id]: [false, null],
+      [pending.id]: [true, 'k1'],
+    });
+    const settledWithSecret = newOperationEntity(accountId, { kind: 'token.mint' } as never, {
+      status: 'confirmed',
+      newMintSecret: randomBytes(60),
+      newMintKeyId: 'k1',
+    });
+    await expect(
+      new OperationRepository(dataSource).insert(scopeOf(dataSource.manager), settledWithSecret),
+    ).rejects.toThrow(/operations_secret_until_settled/);
   });
 });

@@ -155,6 +155,41 @@ describe('migrations', () => {
       await dataSource.destroy();
     }
   });
+
+  it('clears the new mint secrets of operations settled before 1767600000000, and only theirs', async () => {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    try {
+      const undone = await undoUntil(dataSource, 'FewerIndexEntries1767500000000');
+      const accountId = await insertAccountRow(dataSource, 'secrets');
+      const [settled, signed] = [randomUUID(), randomUUID()];
+      for (const [id, status] of [
+        [settled, 'confirmed'],
+        [signed, 'signed'],
+      ]) {
+        await dataSource.query(
+          `INSERT INTO operations (id, account_id, kind, network, chain_key, status, intent, signer,
+             nonce, settled_at, new_mint_secret, new_mint_key_id)
+           VALUES ($1, $2, 'nft.mint', 'solana', 'solana:x', $3, '{}', 'signer', 1,
+             CASE WHEN $3 = 'confirmed' THEN now() END, '\\x0102', 'k1')`,
+          [id, accountId, status],
+        );
+      }
+
+      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
+
+      const rows = await dataSource.query<{ id: string; secret: boolean; key: string | null }[]>(
+        `SELECT id, new_mint_secret IS NOT NULL AS secret, new_mint_key_id AS key
+           FROM operations WHERE account_id = $1`,
+        [accountId],
+      );
+      expect(Object.fromEntries(rows.map((row) => [row.id, [row.secret, row.key]]))).toEqual({
+        [settled]: [false, null],
+        [signed]: [true, 'k1'],
+      });
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });
 
 /** Undoes the latest migrations until `name` is the last applied; returns how many it undid. */

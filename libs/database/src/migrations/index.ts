@@ -28,6 +28,7 @@ import { OperationUpdatesInPlace1767200000000 } from './1767200000000-operation-
 import { SignedTransactionsAsBytes1767300000000 } from './1767300000000-signed-transactions-as-bytes.migration';
 import { SubmittedInPlace1767400000000 } from './1767400000000-submitted-in-place.migration';
 import { FewerIndexEntries1767500000000 } from './1767500000000-fewer-index-entries.migration';
+import { NewMintSecretsUntilSettled1767600000000 } from './1767600000000-new-mint-secrets-until-settled.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   SignedTransactionsAsBytes1767300000000,
   SubmittedInPlace1767400000000,
   FewerIndexEntries1767500000000,
+  NewMintSecretsUntilSettled1767600000000,
 ];

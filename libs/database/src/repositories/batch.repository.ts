@@ -7,6 +7,7 @@ import { insertManyStatement, insertParts } from './insert-statement';
 import { CARRIER_JOIN, SHOWN_STATUS, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { returnedRows } from './returned-rows';
+import { SECRET_DROPPED } from './settled-secret';
 import { managerOf, outsideTransaction, scopeOf, type WorkScope } from '../unit-of-work';
 
 /** Members inserted by one statement: see insertOperations. */
@@ -314,7 +315,7 @@ export class BatchRepository {
          status = CASE WHEN v.result IS NULL THEN 'failed' ELSE 'confirmed' END,
          result = v.result, error_code = v.error_code, error_message = v.error_message,
          tx_hash = COALESCE(v.tx_hash, o.tx_hash),
-         updated_at = now(), settled_at = now()
+         updated_at = now(), settled_at = now(), ${SECRET_DROPPED}
        FROM unnest($1::uuid[], $2::jsonb[], $3::text[], $4::text[], $5::text[])
          AS v(id, result, error_code, error_message, tx_hash)
        WHERE o.id = v.id AND o.id = ANY($1::uuid[])

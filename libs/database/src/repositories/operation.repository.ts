@@ -16,6 +16,7 @@ import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { entityReader, type EntityReader } from './entity-reader';
 import { pooledQuery } from './pooled-query';
 import { returnedRows } from './returned-rows';
+import { SECRET_DROPPED_COLUMNS } from './settled-secret';
 
 /** Where an operation stands after a run that ended in a transient failure. */
 export interface RetryRecord {
@@ -348,6 +349,7 @@ export class OperationRepository {
         errorMessage: error.message,
         updatedAt: now,
         settledAt: now,
+        ...SECRET_DROPPED_COLUMNS,
       },
     );
     return update.affected === 1;

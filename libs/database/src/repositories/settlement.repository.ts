@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { UNSETTLED_STATUSES, type AssetOutcome } from '@app/common';
 import { AssetEntity, NftItemEntity } from '../entities';
 import { insertParts } from './insert-statement';
+import { SECRET_DROPPED } from './settled-secret';
 
 /** The asset rows a confirmed operation produces or changes. */
 export type AssetWrite =
@@ -46,7 +47,7 @@ export class SettlementRepository {
     ];
     const confirm = `UPDATE operations
       SET status = 'confirmed', result = $1::jsonb, updated_at = $2, settled_at = $2,
-        tx_hash = COALESCE($5::text, tx_hash)
+        tx_hash = COALESCE($5::text, tx_hash), ${SECRET_DROPPED}
       WHERE id = $3 AND status = ANY($4::text[])
       RETURNING id`;
     let sql: string;

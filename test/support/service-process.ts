@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { findFreePort } from '@app/localnet/net.util';
 import { keyPrefixFor } from './test-services';
 
 const ROOT = join(__dirname, '..', '..');
@@ -85,16 +85,9 @@ export async function startServiceProcess(
   };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/** A port for a process about to be started (see findFreePort for why not the kernel's pick). */
+export function freePort(): Promise<number> {
+  return findFreePort('127.0.0.1');
 }
 
 /**

@@ -1,6 +1,52 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-export function findFreePort(host: string): Promise<number> {
+/** Where the ports handed out start: above the well-known and common service ports. */
+const LOWEST_PORT = 15_000;
+const handedOut = new Set<number>();
+
+/**
+ * A port that nothing listens on, for a process about to be started on it.
+ *
+ * Picked below the kernel's ephemeral range: a port the kernel handed out itself (`listen(0)`)
+ * can be taken, in the seconds before the process binds it, as the local port of any outgoing
+ * connection (a pool's, a proxy's), and then the process fails with EADDRINUSE. No port is
+ * handed out twice by one process, since the first taker may not have bound it yet.
+ */
+export async function findFreePort(host: string): Promise<number> {
+  const highest = ephemeralRangeStart() - 1;
+  if (highest - LOWEST_PORT < 1_000) return kernelPickedPort(host);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (highest - LOWEST_PORT + 1));
+    if (handedOut.has(port) || !(await canListen(host, port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port found on ${host} in ${LOWEST_PORT}-${highest}`);
+}
+
+/** The first port of the kernel's ephemeral range (Linux's default where it cannot be read). */
+export function ephemeralRangeStart(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/);
+    return Number(low) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+function kernelPickedPort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -55,10 +55,8 @@ describe('migrations', () => {
   });
 
   it("carry the rows written before session 20's migrations through them", async () => {
-    const dataSource = await createDataSource(services.databaseUrl).initialize();
-    try {
-      // Back to the schema of 1767000000000 (each since has a way down).
-      const undone = await undoUntil(dataSource, 'LeanOperationEvents1767000000000');
+    // Back to the schema of 1767000000000 (each since has a way down).
+    await acrossMigrationsSince('LeanOperationEvents1767000000000', async (dataSource) => {
       const accountId = await insertAccountRow(dataSource, 'migrated');
       const evm = 'evm:31337:http://127.0.0.1:8545';
       const solana = 'solana:http://127.0.0.1:8899';
@@ -79,34 +77,29 @@ describe('migrations', () => {
           [id, accountId, chainKey, chainKey === evm ? 'confirmed' : 'queued'],
         );
       }
-
-      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
-
-      const stored = await dataSource.query<{ chain_key: string; wire: string; bytes: number }[]>(
-        `SELECT chain_key, transaction_wire_text(chain_key, signed_tx) AS wire,
+      return async () => {
+        const stored = await dataSource.query<{ chain_key: string; wire: string; bytes: number }[]>(
+          `SELECT chain_key, transaction_wire_text(chain_key, signed_tx) AS wire,
                 length(signed_tx) AS bytes
          FROM transactions WHERE chain_key = ANY($1) ORDER BY chain_key`,
-        [[evm, solana]],
-      );
-      expect(stored).toEqual([
-        { chain_key: evm, wire: wires[evm], bytes: 6 },
-        { chain_key: solana, wire: wires[solana], bytes: 16 },
-      ]);
-      // A settled row of before has its settlement time (the constraint's backfill).
-      const [settled] = await dataSource.query<{ settled_at: Date }[]>(
-        `SELECT settled_at FROM operations WHERE id = $1`,
-        [settledBefore],
-      );
-      expect(settled.settled_at).toEqual(new Date('2026-01-01T00:00:00Z'));
-    } finally {
-      await dataSource.destroy();
-    }
+          [[evm, solana]],
+        );
+        expect(stored).toEqual([
+          { chain_key: evm, wire: wires[evm], bytes: 6 },
+          { chain_key: solana, wire: wires[solana], bytes: 16 },
+        ]);
+        // A settled row of before has its settlement time (the constraint's backfill).
+        const [settled] = await dataSource.query<{ settled_at: Date }[]>(
+          `SELECT settled_at FROM operations WHERE id = $1`,
+          [settledBefore],
+        );
+        expect(settled.settled_at).toEqual(new Date('2026-01-01T00:00:00Z'));
+      };
+    });
   });
 
   it('carry events, their deliveries and audit rows through 1767500000000', async () => {
-    const dataSource = await createDataSource(services.databaseUrl).initialize();
-    try {
-      const undone = await undoUntil(dataSource, 'SubmittedInPlace1767400000000');
+    await acrossMigrationsSince('SubmittedInPlace1767400000000', async (dataSource) => {
       const accountId = await insertAccountRow(dataSource, 'keyed');
       await dataSource.query(
         `INSERT INTO account_events (account_id, type, data) VALUES ($1, 'wallet.balance_low', '{}')`,
@@ -127,39 +120,34 @@ describe('migrations', () => {
         `INSERT INTO audit_events (account_id, type, details) VALUES ($1, 'key.rotated', '{}')`,
         [accountId],
       );
-
-      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
-
-      const delivered = await dataSource.query<{ seq: string; type: string }[]>(
-        `SELECT e.seq::text, e.type FROM webhook_deliveries d
+      return async () => {
+        const delivered = await dataSource.query<{ seq: string; type: string }[]>(
+          `SELECT e.seq::text, e.type FROM webhook_deliveries d
            JOIN account_events e ON e.account_id = d.account_id AND e.seq = d.event_seq
          WHERE d.endpoint_id = $1`,
-        [endpointId],
-      );
-      expect(delivered).toEqual([{ seq: expect.any(String), type: 'wallet.balance_low' }]);
-      const keys = await dataSource.query<{ key: string }[]>(
-        `SELECT conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) AS key
+          [endpointId],
+        );
+        expect(delivered).toEqual([{ seq: expect.any(String), type: 'wallet.balance_low' }]);
+        const keys = await dataSource.query<{ key: string }[]>(
+          `SELECT conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) AS key
          FROM pg_constraint WHERE contype = 'p' AND conrelid IN
            ('account_events'::regclass, 'audit_events'::regclass) ORDER BY 1`,
-      );
-      expect(keys.map((row) => row.key)).toEqual([
-        'account_events PRIMARY KEY (account_id, seq)',
-        'audit_events PRIMARY KEY (account_id, seq)',
-      ]);
-      const [audited] = await dataSource.query<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM audit_events WHERE account_id = $1`,
-        [accountId],
-      );
-      expect(audited.count).toBeGreaterThanOrEqual(1);
-    } finally {
-      await dataSource.destroy();
-    }
+        );
+        expect(keys.map((row) => row.key)).toEqual([
+          'account_events PRIMARY KEY (account_id, seq)',
+          'audit_events PRIMARY KEY (account_id, seq)',
+        ]);
+        const [audited] = await dataSource.query<{ count: number }[]>(
+          `SELECT count(*)::int AS count FROM audit_events WHERE account_id = $1`,
+          [accountId],
+        );
+        expect(audited.count).toBeGreaterThanOrEqual(1);
+      };
+    });
   });
 
   it('clears the new mint secrets of operations settled before 1767600000000, and only theirs', async () => {
-    const dataSource = await createDataSource(services.databaseUrl).initialize();
-    try {
-      const undone = await undoUntil(dataSource, 'FewerIndexEntries1767500000000');
+    await acrossMigrationsSince('FewerIndexEntries1767500000000', async (dataSource) => {
       const accountId = await insertAccountRow(dataSource, 'secrets');
       const [settled, signed] = [randomUUID(), randomUUID()];
       for (const [id, status] of [
@@ -174,22 +162,38 @@ describe('migrations', () => {
           [id, accountId, status],
         );
       }
-
-      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
-
-      const rows = await dataSource.query<{ id: string; secret: boolean; key: string | null }[]>(
-        `SELECT id, new_mint_secret IS NOT NULL AS secret, new_mint_key_id AS key
+      return async () => {
+        const rows = await dataSource.query<{ id: string; secret: boolean; key: string | null }[]>(
+          `SELECT id, new_mint_secret IS NOT NULL AS secret, new_mint_key_id AS key
            FROM operations WHERE account_id = $1`,
-        [accountId],
-      );
-      expect(Object.fromEntries(rows.map((row) => [row.id, [row.secret, row.key]]))).toEqual({
-        [settled]: [false, null],
-        [signed]: [true, 'k1'],
-      });
+          [accountId],
+        );
+        expect(Object.fromEntries(rows.map((row) => [row.id, [row.secret, row.key]]))).toEqual({
+          [settled]: [false, null],
+          [signed]: [true, 'k1'],
+        });
+      };
+    });
+  });
+
+  /**
+   * Undoes the migrations after `name`, lets `arrange` write rows in that older schema, migrates
+   * up again and runs the check `arrange` returned.
+   */
+  async function acrossMigrationsSince(
+    name: string,
+    arrange: (dataSource: DataSource) => Promise<() => Promise<void>>,
+  ): Promise<void> {
+    const dataSource = await createDataSource(services.databaseUrl).initialize();
+    try {
+      const undone = await undoUntil(dataSource, name);
+      const check = await arrange(dataSource);
+      expect(await migrate(services.databaseUrl)).toHaveLength(undone);
+      await check();
     } finally {
       await dataSource.destroy();
     }
-  });
+  }
 });
 
 /** Undoes the latest migrations until `name` is the last applied; returns how many it undid. */

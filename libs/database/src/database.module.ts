@@ -8,6 +8,7 @@ import { AccountAssetsRepository } from './repositories/account-assets.repositor
 import { OperationUsageRepository } from './repositories/operation-usage.repository';
 import { AccountRepository } from './repositories/account.repository';
 import { AssetRepository } from './repositories/asset.repository';
+import { ChainKeyRepository } from './repositories/chain-key.repository';
 import { BatchRepository } from './repositories/batch.repository';
 import { IdempotencyRepository } from './repositories/idempotency.repository';
 import { NonceLedgerRepository } from './repositories/nonce-ledger.repository';
@@ -37,6 +38,7 @@ const REPOSITORIES = [
   IdempotencyRepository,
   NonceLedgerRepository,
   AssetRepository,
+  ChainKeyRepository,
   BatchRepository,
   SolanaOperationRepository,
   SettlementRepository,

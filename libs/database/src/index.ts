@@ -14,6 +14,7 @@ export { UnitOfWork, type WorkScope } from './unit-of-work';
 export * from './repositories/account.repository';
 export * from './repositories/asset.repository';
 export * from './repositories/batch.repository';
+export * from './repositories/chain-key.repository';
 export * from './repositories/idempotency.repository';
 export * from './repositories/nonce-ledger.repository';
 export * from './repositories/operation.repository';

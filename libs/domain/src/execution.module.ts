@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AirdropPacker } from './airdrops/airdrop-packer';
 import { BatchSettler } from './airdrops/batch-settler';
 import { MetadataDocuments } from './assets/metadata-documents';
+import { ChainKeyPinning } from './networks/chain-key-pinning';
 import { EvmNonceGaps } from './operations/evm/evm-nonce-gaps';
 import { EvmLifecycle } from './operations/evm/evm-lifecycle';
 import { EvmRepricing } from './operations/evm/evm-repricing';
@@ -32,6 +33,7 @@ const ENTRY_POINTS = [OperationRunner, AirdropPacker, Reconciler, WalletFundsMon
  */
 @Module({
   providers: [
+    ChainKeyPinning,
     secretBoxProvider,
     ...ENTRY_POINTS,
     OperationSettler,

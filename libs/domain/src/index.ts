@@ -22,6 +22,7 @@ export * from './issuance.module';
 export * from './events/account-event-feed';
 export * from './events/account-event-view';
 export * from './events/account-event-wakeups';
+export * from './networks/chain-key-pinning';
 export * from './operations/operation-detail';
 export * from './operations/operation-reader';
 export * from './operations/operation-runner';

@@ -13,6 +13,7 @@ import { AuditReader } from './audit/audit-reader';
 import { AuditTrail } from './audit/audit-trail';
 import { AccountEventFeed } from './events/account-event-feed';
 import { AccountEventWakeups } from './events/account-event-wakeups';
+import { ChainKeyPinning } from './networks/chain-key-pinning';
 import { OperationDetailReader } from './operations/operation-detail';
 import { OperationReader } from './operations/operation-reader';
 import { OperationSubmitter } from './operations/operation-submitter';
@@ -32,6 +33,8 @@ import { WebhookUrlPolicy } from './webhooks/webhook-url-policy';
 import { SigningPolicies } from './policies/signing-policies';
 
 const SERVICES = [
+  // the chains' keys, before anything reads one
+  ChainKeyPinning,
   // accounts, keys and wallets
   AccountService,
   ApiKeyService,

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import {
-  AssetRepository,
-  createDataSource,
-  ITEM_BY_MINT,
-  OperationRepository,
-} from '@app/database';
+import { AssetRepository, createDataSource, ITEM_BY_MINT } from '@app/database';
 import { insertAccountRow } from '@test/support/account-rows';
-import { newOperationEntity } from '@test/support/operation-factory';
-import { scopeOf } from '@test/support/work-scope';
+import { insertAssetRow } from '@test/support/asset-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(60_000);
@@ -39,25 +33,26 @@ describe('an item by its mint address', () => {
 
   async function insertItem(collectionAddress: string, tokenId: string, mintAddress: string) {
     const accountId = await insertAccountRow(dataSource, 'items');
-    const operation = newOperationEntity(accountId, {
-      kind: 'nft.mint',
-      collection: collectionAddress,
-      recipient: 'owner',
-      name: 'item',
-      metadataUri: 'https://example.test/item.json',
-    });
-    await new OperationRepository(dataSource).insert(scopeOf(dataSource.manager), operation);
-    const collectionId = randomUUID();
-    await dataSource.query(
-      `INSERT INTO assets (id, account_id, kind, network, chain_key, address, owner, name, symbol,
-         operation_id)
-       VALUES ($1, $2, 'collection', 'base', $3, $4, 'owner', 'c', 'C', $5)`,
-      [collectionId, accountId, `chain-${collectionId}`, collectionAddress, operation.id],
+    const collection = await insertAssetRow(
+      dataSource,
+      {
+        accountId,
+        kind: 'collection',
+        chainKey: `chain-${randomUUID()}`,
+        address: collectionAddress,
+      },
+      {
+        kind: 'nft.mint',
+        collection: collectionAddress,
+        recipient: 'owner',
+        name: 'item',
+        metadataUri: 'https://example.test/item.json',
+      },
     );
     await dataSource.query(
       `INSERT INTO nft_items (id, collection_id, token_id, mint_address, owner, name, operation_id)
        VALUES ($1, $2, $3, $4, 'owner', 'item', $5)`,
-      [randomUUID(), collectionId, tokenId, mintAddress, operation.id],
+      [randomUUID(), collection.id, tokenId, mintAddress, collection.operationId],
     );
   }
 

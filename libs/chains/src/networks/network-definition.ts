@@ -10,7 +10,9 @@ interface BaseDefinition {
   /**
    * Identifies the chain itself, not the name: two networks on one node share it, and with it
    * nonces and balances (contract: "Networks"). Built from the first RPC URL only, so that it
-   * does not change with the endpoint in use, nor when endpoints are added after the first.
+   * does not change with the endpoint in use, nor when endpoints are added after the first. A
+   * public chain's key is pinned on the first start that meets it (ChainKeyPinning): a later
+   * change of its first URL, to another provider, keeps it.
    */
   chainKey: string;
   /** The public explorer of the chain; none for local chains. */

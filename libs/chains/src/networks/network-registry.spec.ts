@@ -2,6 +2,18 @@ import { EVM_NETWORK_NAMES, NETWORKS, loadConfig } from '@app/config';
 import { NetworkRegistry } from './network-registry';
 
 describe('NetworkRegistry', () => {
+  /** A registry under a public profile (which asks for keys and URLs a local one does not). */
+  const publicRegistry = (profile: string, env: Record<string, string> = {}) =>
+    new NetworkRegistry(
+      loadConfig({
+        APP_PROFILE: profile,
+        MASTER_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
+        DATABASE_URL: 'postgres://localhost/x',
+        REDIS_URL: 'redis://localhost',
+        ...env,
+      }),
+    );
+
   it('resolves every name under every profile, with evm as the configured default', () => {
     for (const profile of ['local', 'devnet', 'mainnet']) {
       const registry = new NetworkRegistry(
@@ -76,16 +88,51 @@ describe('NetworkRegistry', () => {
     });
   });
 
-  it("knows each public network's explorer, and none for local chains", () => {
-    const registry = (profile: string) =>
-      new NetworkRegistry(
-        loadConfig({
-          APP_PROFILE: profile,
-          MASTER_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
-          DATABASE_URL: 'postgres://localhost/x',
-          REDIS_URL: 'redis://localhost',
-        }),
+  describe('chain keys to pin', () => {
+    it('names each public chain by its chain id or cluster, and no local chain', () => {
+      const registry = publicRegistry('devnet', {
+        RPC_URL_BASE: 'https://base-sepolia.example/rpc',
+      });
+      const keys = registry.chainKeysToPin();
+      expect(keys.get('evm:84532')).toBe('evm:84532:https://base-sepolia.example/rpc');
+      expect(keys.get('solana:devnet')).toBe('solana:https://api.devnet.solana.com');
+      // One entry a chain (networks on one chain id share it), and Solana.
+      const chainIds = new Set(
+        registry
+          .all()
+          .flatMap((definition) => (definition.family === 'evm' ? [definition.chainId] : [])),
       );
+      expect(keys.size).toBe(chainIds.size + 1);
+      expect(publicRegistry('local').chainKeysToPin().size).toBe(0);
+    });
+
+    it('takes the pinned key in place of the one made of a changed URL, and only for its chain', () => {
+      const registry = publicRegistry('mainnet', { RPC_URL_BASE: 'https://new-provider.example' });
+      const base = registry.resolve('base');
+      const polygonKey = registry.resolve('polygon').chainKey;
+      registry.pinChainKeys(
+        new Map([
+          ['evm:8453', 'evm:8453:https://old-provider.example'],
+          ['evm:84532', 'evm:84532:https://a-testnet.example'],
+        ]),
+      );
+      // The definition already held (by an adapter, a locator) sees it too.
+      expect(base.chainKey).toBe('evm:8453:https://old-provider.example');
+      expect(registry.resolve('base').chainKey).toBe('evm:8453:https://old-provider.example');
+      expect(registry.resolve('polygon').chainKey).toBe(polygonKey);
+    });
+
+    it('leaves local chains keyed by their endpoint, whatever is pinned', () => {
+      const registry = new NetworkRegistry(
+        loadConfig({ LOCAL_EVM_RPC_URL: 'http://127.0.0.1:9545' }),
+      );
+      registry.pinChainKeys(new Map([['evm:31337', 'evm:31337:http://127.0.0.1:1']]));
+      expect(registry.resolve('base').chainKey).toBe('evm:31337:http://127.0.0.1:9545');
+    });
+  });
+
+  it("knows each public network's explorer, and none for local chains", () => {
+    const registry = (profile: string) => publicRegistry(profile);
     expect(registry('mainnet').resolve('base').explorer).toEqual({
       baseUrl: 'https://basescan.org',
       query: '',

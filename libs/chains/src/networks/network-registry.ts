@@ -9,6 +9,7 @@ import {
   type AppConfig,
   type ConcreteNetwork,
   type Network,
+  type Profile,
 } from '@app/config';
 import type { NetworkDefinition } from './network-definition';
 
@@ -32,6 +33,42 @@ export class NetworkRegistry {
   all(): NetworkDefinition[] {
     return [...this.definitions.values()];
   }
+
+  /**
+   * Each public chain's identity with the key its networks have now, made of today's first RPC
+   * URL (see pinChainKeys). None under the local profile: its chains are told apart by their
+   * endpoint, every local EVM chain having chain id 31337.
+   */
+  chainKeysToPin(): Map<string, string> {
+    const keys = new Map<string, string>();
+    for (const definition of this.definitions.values()) {
+      const identity = chainIdentityOf(definition, this.config.profile);
+      if (identity && !keys.has(identity)) keys.set(identity, definition.chainKey);
+    }
+    return keys;
+  }
+
+  /**
+   * The keys pinned for these identities on an earlier start replace those made of today's RPC
+   * URLs, in place (whoever holds a definition sees it): a network whose provider changed keeps
+   * its assets, operations and nonces.
+   */
+  pinChainKeys(pinned: ReadonlyMap<string, string>): void {
+    for (const definition of this.definitions.values()) {
+      const identity = chainIdentityOf(definition, this.config.profile);
+      const key = identity ? pinned.get(identity) : undefined;
+      if (key) definition.chainKey = key;
+    }
+  }
+}
+
+/**
+ * What a public chain is, whatever endpoint serves it: `evm:<chain id>`, or `solana:<profile>`
+ * (the profile's cluster). Null under the local profile.
+ */
+export function chainIdentityOf(definition: NetworkDefinition, profile: Profile): string | null {
+  if (profile === 'local') return null;
+  return definition.family === 'evm' ? `evm:${definition.chainId}` : `solana:${profile}`;
 }
 
 export function buildDefinitions(config: AppConfig): Map<ConcreteNetwork, NetworkDefinition> {

@@ -29,6 +29,7 @@ import { SignedTransactionsAsBytes1767300000000 } from './1767300000000-signed-t
 import { SubmittedInPlace1767400000000 } from './1767400000000-submitted-in-place.migration';
 import { FewerIndexEntries1767500000000 } from './1767500000000-fewer-index-entries.migration';
 import { NewMintSecretsUntilSettled1767600000000 } from './1767600000000-new-mint-secrets-until-settled.migration';
+import { ChainKeysPinned1767700000000 } from './1767700000000-chain-keys-pinned.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   SubmittedInPlace1767400000000,
   FewerIndexEntries1767500000000,
   NewMintSecretsUntilSettled1767600000000,
+  ChainKeysPinned1767700000000,
 ];

@@ -10,6 +10,20 @@ describe('findFreePort', () => {
     for (const port of ports) expect(port).toBeLessThan(ephemeralRangeStart());
   });
 
+  it('keeps a companion port (a Redis Cluster bus, 10,000 up) free and below the range too', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 100; i++) ports.push(await findFreePort('127.0.0.1', 10_000));
+    const companions = ports.map((port) => port + 10_000);
+    for (const companion of companions) expect(companion).toBeLessThan(ephemeralRangeStart());
+    // Neither a port nor a companion is handed out again, as either.
+    const all = [
+      ...ports,
+      ...companions,
+      ...(await Promise.all([1, 2, 3].map(() => findFreePort('127.0.0.1')))),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+  });
+
   it('hands out a port that can be listened on', async () => {
     const port = await findFreePort('127.0.0.1');
     const server = createServer();

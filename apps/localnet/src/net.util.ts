@@ -12,17 +12,32 @@ const handedOut = new Set<number>();
  * can be taken, in the seconds before the process binds it, as the local port of any outgoing
  * connection (a pool's, a proxy's), and then the process fails with EADDRINUSE. No port is
  * handed out twice by one process, since the first taker may not have bound it yet.
+ *
+ * `companionOffset`: the process also binds the port this far above (a Redis Cluster node its
+ * bus port, 10,000 up), which must then be free and below the range too.
  */
-export async function findFreePort(host: string): Promise<number> {
-  const highest = ephemeralRangeStart() - 1;
-  if (highest - LOWEST_PORT < 1_000) return kernelPickedPort(host);
+export async function findFreePort(host: string, companionOffset = 0): Promise<number> {
+  const highest = ephemeralRangeStart() - 1 - companionOffset;
+  if (highest - LOWEST_PORT < 1_000) {
+    if (companionOffset === 0) return kernelPickedPort(host);
+    throw new Error(
+      `no room below port ${highest + companionOffset + 1} for a port and +${companionOffset}`,
+    );
+  }
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = LOWEST_PORT + Math.floor(Math.random() * (highest - LOWEST_PORT + 1));
-    if (handedOut.has(port) || !(await canListen(host, port))) continue;
-    handedOut.add(port);
+    const ports = companionOffset === 0 ? [port] : [port, port + companionOffset];
+    if (ports.some((each) => handedOut.has(each))) continue;
+    if (!(await everyListenable(host, ports))) continue;
+    for (const each of ports) handedOut.add(each);
     return port;
   }
   throw new Error(`no free port found on ${host} in ${LOWEST_PORT}-${highest}`);
+}
+
+async function everyListenable(host: string, ports: number[]): Promise<boolean> {
+  for (const port of ports) if (!(await canListen(host, port))) return false;
+  return true;
 }
 
 /** The first port of the kernel's ephemeral range (Linux's default where it cannot be read). */

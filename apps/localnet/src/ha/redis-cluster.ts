@@ -9,6 +9,8 @@ import { EPHEMERAL_REDIS_ARGS, spawnRedisServer, type RedisServerProcess } from 
 import { requireTools } from './required-tools';
 
 const run = promisify(execFile);
+/** A cluster node also listens on its port plus this, for the cluster bus. */
+const CLUSTER_BUS_OFFSET = 10_000;
 
 /** A Redis Cluster of its own (a test's, `npm run local:ha`'s): masters with replicas, on loopback ports. */
 export interface OwnRedisCluster {
@@ -38,36 +40,46 @@ export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'ais-redis-cluster-'));
   const nodes = new Map<number, RedisServerProcess>();
   const count = masters * (1 + replicasEach);
-  for (let i = 0; i < count; i++) {
-    const port = await findFreePort('127.0.0.1');
-    const server = await spawnRedisServer([
-      '--port',
-      String(port),
-      '--cluster-enabled',
-      'yes',
-      '--cluster-config-file',
-      join(dir, `nodes-${port}.conf`),
-      '--cluster-node-timeout',
-      '1000',
-      '--cluster-replica-validity-factor',
-      '0',
-      '--dir',
-      dir,
-      ...EPHEMERAL_REDIS_ARGS,
+  const stopAll = async () => {
+    await Promise.all([...nodes.values()].map((server) => server.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < count; i++) {
+      const port = await findFreePort('127.0.0.1', CLUSTER_BUS_OFFSET);
+      const server = await spawnRedisServer([
+        '--port',
+        String(port),
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--cluster-node-timeout',
+        '1000',
+        '--cluster-replica-validity-factor',
+        '0',
+        '--dir',
+        dir,
+        ...EPHEMERAL_REDIS_ARGS,
+      ]);
+      nodes.set(port, server);
+    }
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...[...nodes.keys()].map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      String(replicasEach),
+      '--cluster-yes',
     ]);
-    nodes.set(port, server);
+    await clusterWhole([...nodes.keys()]);
+  } catch (error) {
+    // A node that could not start (or a cluster that would not form) leaves none running.
+    await stopAll();
+    throw error;
   }
   const ports = [...nodes.keys()];
-  await run('redis-cli', [
-    '--cluster',
-    'create',
-    ...ports.map((port) => `127.0.0.1:${port}`),
-    '--cluster-replicas',
-    String(replicasEach),
-    '--cluster-yes',
-  ]);
   const live = () => ports.filter((port) => nodes.has(port));
-  await clusterWhole(live());
 
   const slotOwners = async (): Promise<Array<{ from: number; to: number; port: number }>> => {
     const slots = (await ask(live()[0], 'CLUSTER', 'SLOTS')) as Array<
@@ -103,10 +115,7 @@ export async function startRedisCluster(masters = 3, replicasEach = 1): Promise<
       );
       return promoted;
     },
-    stop: async () => {
-      await Promise.all([...nodes.values()].map((server) => server.stop()));
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
 }
 

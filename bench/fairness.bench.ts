@@ -15,7 +15,8 @@
  * Run: npm run bench:fairness   (BENCH_FLOOD_MINTS=10000, BENCH_IDLE_MINTS=20,
  *   BENCH_FLOOD_SAMPLE_MINTS=1000 B mints at most during the flood, BENCH_FLOOD_HEAD_START=500,
  *   BENCH_TIME_LIMIT_S=120 for B's part of the flood, BENCH_WORKERS=1, BENCH_QUEUE_SHARDS=1;
- *   the chain: see benchChain)
+ *   BENCH_SERVICE_ENV='{"WORKER_CONCURRENCY":"32"}' sets the service's variables, to map what
+ *   a fixed limit does; the chain: see benchChain)
  */
 import { queryDatabase } from '@test/support/chain-reads';
 import type { HttpClient } from '@test/support/http-client';
@@ -99,6 +100,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       // One shard by default: A's and B's wallets meet on one queue (the case the scheduler is
       // for; with more shards they may not, whatever the scheduler does).
       QUEUE_SHARDS: String(intFromEnv('BENCH_QUEUE_SHARDS', 1)),
+      ...serviceEnvFromBench(),
     },
   });
   try {
@@ -186,6 +188,17 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
   } finally {
     await stack.stop();
   }
+}
+
+/** BENCH_SERVICE_ENV, a JSON object of the service's environment variables (none by default). */
+function serviceEnvFromBench(): Record<string, string> {
+  const env: unknown = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
+  if (typeof env !== 'object' || env === null || Array.isArray(env)) {
+    throw new Error(
+      'BENCH_SERVICE_ENV: a JSON object of variables, e.g. {"WORKER_CONCURRENCY":"32"}',
+    );
+  }
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]));
 }
 
 function times(timed: Timed[]): number[] {

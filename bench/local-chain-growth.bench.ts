@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet, type HDNodeWallet } from 'ethers';
-import { QUICK_CHAIN_SWEEP_MS, startAnvil, sweepEvmPool } from '@app/localnet';
+import { QUICK_CHAIN_SWEEP, startAnvil, sweepEvmPool } from '@app/localnet';
 import {
   ANVIL_MNEMONIC,
   RAW_PROVIDER_OPTIONS,
@@ -45,7 +45,7 @@ async function grownChain(
 ): Promise<Record<string, string | number>> {
   // The quick chain of `npm run local`: automine, and the sweeper for what automine leaves.
   const anvil = await startAnvil();
-  const sweeper = sweepEvmPool(anvil.url, QUICK_CHAIN_SWEEP_MS);
+  const sweeper = sweepEvmPool(anvil.url, QUICK_CHAIN_SWEEP);
   const provider = new JsonRpcProvider(anvil.url, undefined, RAW_PROVIDER_OPTIONS);
   try {
     const minter = await nftMinter(provider, Wallet.fromPhrase(ANVIL_MNEMONIC, provider));

@@ -12,7 +12,8 @@
  * Run: npm run bench:mint-cost   (BENCH_MINTS=600 a family, BENCH_IN_FLIGHT=32,
  *   BENCH_MINT_FAMILIES=evm,solana; BENCH_PG_STATEMENTS=1 runs on a Postgres of its own that
  *   preloads pg_stat_statements, to count statements, as `npm run capacity` does;
- *   BENCH_WAL_BY_RELATION=1 prints where the WAL went, by table and index, from pg_walinspect)
+ *   BENCH_WAL_BY_RELATION=1 prints where the WAL went, by table and index, from pg_walinspect:
+ *   its BENCH_WAL_TOP=20 largest shares)
  */
 import { Client } from 'pg';
 import { startOwnPostgres } from '@test/support/own-postgres';

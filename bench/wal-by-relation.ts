@@ -14,7 +14,11 @@ export interface WalShare {
  * pg_walinspect, created in this run's database (a superuser's bench on its own throwaway
  * database). Reads every record since `fromLsn`: for a bench window, not a live system.
  */
-export async function walByRelation(db: Client, fromLsn: bigint, top = 20): Promise<WalShare[]> {
+export async function walByRelation(
+  db: Client,
+  fromLsn: bigint,
+  top = Number(process.env.BENCH_WAL_TOP ?? 20),
+): Promise<WalShare[]> {
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
   const { rows } = await db.query<{
     relation: string;

@@ -7,13 +7,13 @@
  * pending EVM transactions) they behave like a public network for benchmarks.
  */
 export {
-  QUICK_CHAIN_SWEEP_MS,
+  QUICK_CHAIN_SWEEP,
   REALISTIC_CHAINS,
   startLocalChains,
   type LocalChains,
   type LocalChainsOptions,
 } from './local-chains';
-export { sweepEvmPool, type EvmPoolSweeper } from './evm-pool-sweeper';
+export { sweepEvmPool, type EvmPoolSweeper, type SweepPace } from './evm-pool-sweeper';
 export { resetLocalState, type LocalState } from './fresh-start';
 export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil';
 export { startSolanaRpc, type SolanaRpcHandle, type SolanaRpcOptions } from './solana/solana-rpc';

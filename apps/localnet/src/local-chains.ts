@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnvil } from './anvil';
-import { sweepEvmPool } from './evm-pool-sweeper';
+import { sweepEvmPool, type SweepPace } from './evm-pool-sweeper';
 import { startSenderCapProxy, type SenderCapProxy } from './sender-cap-proxy';
 import { startSolanaRpc } from './solana/solana-rpc';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
@@ -62,7 +62,7 @@ export const REALISTIC_CHAINS = {
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 
 /** How often the quick chain looks for transactions automine left in the pool (see sweepEvmPool). */
-export const QUICK_CHAIN_SWEEP_MS = 1_000;
+export const QUICK_CHAIN_SWEEP: SweepPace = { idleMs: 1_000, busyMs: 50, busyForMs: 5_000 };
 
 /** Interval blocks only when a block time is asked for; otherwise a block per transaction. */
 function evmMiningArgs(opts: LocalChainsOptions): string[] {
@@ -99,7 +99,7 @@ export async function startLocalChains(opts: LocalChainsOptions = {}): Promise<L
   // The sweeper and the cap proxy talk to anvil itself: the latency is the service's link only.
   const sweeper = opts.evmBlockTimeSeconds
     ? undefined
-    : sweepEvmPool(anvil.value.url, QUICK_CHAIN_SWEEP_MS);
+    : sweepEvmPool(anvil.value.url, QUICK_CHAIN_SWEEP);
   let capProxy: SenderCapProxy | undefined;
   let proxies: Awaited<ReturnType<typeof latencyProxies>> | undefined;
   try {

@@ -197,6 +197,11 @@ export class OperationRepository {
    * Identical writes sign identical bytes at the same nonce: a twin of an operation the node
    * refused (failed, its nonce released) takes that transaction over, as it is the same
    * transaction. One another live operation owns stays its own, and the statement fails.
+   *
+   * Plain inserts where nothing is stored yet, not INSERT ... ON CONFLICT: a speculative insert
+   * writes a second WAL record to confirm each row (96 bytes a mint, two rows). A wallet signs
+   * under its lock, so no one else stores these hashes meanwhile; should one, the unique key
+   * fails the statement and nothing is sent.
    */
   async markSignedMany(
     scope: WorkScope,
@@ -215,14 +220,21 @@ export class OperationRepository {
          RETURNING o.id, o.chain_key, o.nonce, v.signed_tx, o.tx_hash),
        stored AS (
          INSERT INTO transactions (chain_key, tx_hash, nonce, fees, signed_tx)
-         SELECT chain_key, tx_hash, nonce, $5::jsonb, transaction_wire_bytes(chain_key, signed_tx)
-         FROM signed
-         ON CONFLICT (chain_key, tx_hash) DO NOTHING)
+         SELECT s.chain_key, s.tx_hash, s.nonce, $5::jsonb,
+           transaction_wire_bytes(s.chain_key, s.signed_tx)
+         FROM signed s
+         WHERE NOT EXISTS (SELECT 1 FROM transactions t
+           WHERE t.chain_key = s.chain_key AND t.tx_hash = s.tx_hash)),
+       taken_over AS (
+         UPDATE operation_transactions l SET operation_id = s.id
+         FROM signed s
+         WHERE l.chain_key = s.chain_key AND l.tx_hash = s.tx_hash AND l.item = 0
+           AND l.operation_id IN
+             (SELECT id FROM operations WHERE status = 'failed' AND tx_hash IS NULL))
        INSERT INTO operation_transactions (chain_key, tx_hash, item, operation_id)
-       SELECT chain_key, tx_hash, 0, id FROM signed
-       ON CONFLICT (chain_key, tx_hash, item) DO UPDATE SET operation_id = EXCLUDED.operation_id
-         WHERE operation_transactions.operation_id IN
-           (SELECT id FROM operations WHERE status = 'failed' AND tx_hash IS NULL)`,
+       SELECT s.chain_key, s.tx_hash, 0, s.id FROM signed s
+       WHERE NOT EXISTS (SELECT 1 FROM operation_transactions l
+         WHERE l.chain_key = s.chain_key AND l.tx_hash = s.tx_hash AND l.item = 0)`,
       [
         signed.map((row) => row.id),
         signed.map((row) => row.nonce.toString()),

@@ -132,23 +132,22 @@ describe('NetworkRegistry', () => {
   });
 
   it("knows each public network's explorer, and none for local chains", () => {
-    const registry = (profile: string) => publicRegistry(profile);
-    expect(registry('mainnet').resolve('base').explorer).toEqual({
+    expect(publicRegistry('mainnet').resolve('base').explorer).toEqual({
       baseUrl: 'https://basescan.org',
       query: '',
     });
-    expect(registry('devnet').resolve('base').explorer?.baseUrl).toBe(
+    expect(publicRegistry('devnet').resolve('base').explorer?.baseUrl).toBe(
       'https://sepolia.basescan.org',
     );
-    expect(registry('devnet').resolve('solana').explorer).toEqual({
+    expect(publicRegistry('devnet').resolve('solana').explorer).toEqual({
       baseUrl: 'https://explorer.solana.com',
       query: '?cluster=devnet',
     });
-    for (const definition of registry('mainnet').all()) {
+    for (const definition of publicRegistry('mainnet').all()) {
       expect(definition.explorer?.baseUrl).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+$/);
     }
     expect(
-      registry('local')
+      publicRegistry('local')
         .all()
         .every((definition) => definition.explorer === null),
     ).toBe(true);

@@ -66,7 +66,7 @@ export class NetworkRegistry {
  * What a public chain is, whatever endpoint serves it: `evm:<chain id>`, or `solana:<profile>`
  * (the profile's cluster). Null under the local profile.
  */
-export function chainIdentityOf(definition: NetworkDefinition, profile: Profile): string | null {
+function chainIdentityOf(definition: NetworkDefinition, profile: Profile): string | null {
   if (profile === 'local') return null;
   return definition.family === 'evm' ? `evm:${definition.chainId}` : `solana:${profile}`;
 }

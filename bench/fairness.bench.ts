@@ -12,6 +12,8 @@
  * Each mode of BENCH_FAIRNESS_MODES (`fixed,adaptive`: WORKER_ADAPTIVE_CONCURRENCY off, then on)
  * runs on a fresh stack; A's throughput adaptive / fixed is the cost of the shorter queues
  * (target >= 0.9).
+ * With one worker it also prints the worker's queues during B's part (workerQueues: the mean
+ * wait for a pooled connection in each lane, and the event loop's longest delay).
  * Run: npm run bench:fairness   (BENCH_FLOOD_MINTS=10000, BENCH_IDLE_MINTS=20,
  *   BENCH_FLOOD_SAMPLE_MINTS=1000 B mints at most during the flood, BENCH_FLOOD_HEAD_START=500,
  *   BENCH_TIME_LIMIT_S=120 for B's part of the flood, BENCH_WORKERS=1, BENCH_QUEUE_SHARDS=1;
@@ -19,7 +21,9 @@
  *   a fixed limit does; the chain: see benchChain)
  */
 import { queryDatabase } from '@test/support/chain-reads';
-import type { HttpClient } from '@test/support/http-client';
+import { HttpClient } from '@test/support/http-client';
+import { sample } from '@test/support/prometheus-text';
+import { freePort } from '@test/support/service-process';
 import { newAccountClient, startServiceStack } from '@test/support/service-stack';
 import {
   benchChain,
@@ -59,6 +63,8 @@ export interface FairnessResult {
   whileDraining: string;
   /** Where B's mints during the flood spent their time, from Postgres: see phasesOf. */
   phasesB: string;
+  /** The worker's queues during B's part of the flood, from its metrics: see workerQueues. */
+  workerQueues: string;
   maxOverIdleP50: number;
   /** max(5x idle p50, 300 ms): the slowest B mint's target. */
   maxTargetMs: number;
@@ -91,6 +97,8 @@ export async function run(
 async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> {
   const chain = benchChain();
   const workers = intFromEnv('BENCH_WORKERS', 1);
+  // One worker's metrics: more would need a port each.
+  const metricsPort = workers === 1 ? await freePort() : undefined;
   const stack = await startServiceStack({
     workers,
     chains: chain.options,
@@ -102,7 +110,12 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       QUEUE_SHARDS: String(intFromEnv('BENCH_QUEUE_SHARDS', 1)),
       ...serviceEnvFromBench(),
     },
+    workerEnv: metricsPort ? { WORKER_METRICS_PORT: String(metricsPort) } : undefined,
   });
+  const workerMetrics = async () =>
+    metricsPort
+      ? String((await new HttpClient(`http://127.0.0.1:${metricsPort}`).get('/metrics')).body)
+      : undefined;
   try {
     const [a, b] = await Promise.all([newAccountClient(stack.http), newAccountClient(stack.http)]);
     const [collectionA, collectionB] = await Promise.all([
@@ -139,6 +152,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
+    const metricsBefore = await workerMetrics();
     const walletA = evmWalletOf(a.account);
     const deadline = Date.now() + intFromEnv('BENCH_TIME_LIMIT_S', 120) * 1000;
     const sampleSize = intFromEnv('BENCH_FLOOD_SAMPLE_MINTS', 1_000);
@@ -159,6 +173,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       countsA = await operationCounts(stack.env.DATABASE_URL, 'nft.mint', walletA);
     }
     const floodSeconds = (performance.now() - floodStarted) / 1000;
+    const metricsAfter = await workerMetrics();
 
     const phasesB = await phasesOf(stack.env.DATABASE_URL, during);
     const idleP50 = percentile(times(idle), 50);
@@ -182,6 +197,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       whilePosting: spread(during.filter((t) => t.whilePosting)),
       whileDraining: spread(during.filter((t) => !t.whilePosting)),
       phasesB,
+      workerQueues: workerQueues(metricsBefore, metricsAfter),
       maxOverIdleP50: round(floodMax / idleP50, 1),
       maxTargetMs: round(Math.max(5 * idleP50, 300)),
     };
@@ -199,6 +215,24 @@ function serviceEnvFromBench(): Record<string, string> {
     );
   }
   return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]));
+}
+
+/**
+ * Between two scrapes of the worker's metrics: the mean wait for a pooled Postgres connection in
+ * each lane ('first': an account's first pending operations, B's; 'fair': the rest, A's) and the
+ * longest any callback waited for the worker's event loop.
+ */
+function workerQueues(before?: string, after?: string): string {
+  if (!before || !after) return 'n/a';
+  const delta = (name: string, labels: Record<string, string>) =>
+    sample(after, name, labels) - sample(before, name, labels);
+  const poolWait = (lane: string) => {
+    const count = delta('ais_database_pool_wait_seconds_count', { lane });
+    const ms = (delta('ais_database_pool_wait_seconds_sum', { lane }) * 1000) / count;
+    return `${lane} ${count ? round(ms, 1) : 'n/a'} ms (${count})`;
+  };
+  const loopMax = round(sample(after, 'nodejs_eventloop_lag_max_seconds') * 1000);
+  return `pool wait mean ${poolWait('first')}, ${poolWait('fair')}; event loop delay max ${loopMax} ms`;
 }
 
 function times(timed: Timed[]): number[] {

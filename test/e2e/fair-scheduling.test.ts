@@ -102,6 +102,29 @@ describe('fair scheduling between accounts', () => {
     expect(await unsettled(a.id)).toBeGreaterThan(backlog / 2);
   });
 
+  it("runs an account's first pending operations in the database pool's first lane", async () => {
+    const metricsPort = await freePort();
+    await stack.stopWorkers();
+    await stack.startWorker({ WORKER_CONCURRENCY: '16', WORKER_METRICS_PORT: String(metricsPort) });
+    const metrics = new HttpClient(`http://127.0.0.1:${metricsPort}`);
+    const poolWaits = async (lane: string) =>
+      sample(String((await metrics.get('/metrics')).body), 'ais_database_pool_wait_seconds_count', {
+        lane,
+      });
+    const [a, b] = await Promise.all([account(), account()]);
+    await flood(a.api, a.collection, 40);
+    while ((await unsettled(a.id)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    // A's backlog of 40: all but its first in the fair lane.
+    expect(await poolWaits('fair')).toBeGreaterThan(0);
+
+    const firstBefore = await poolWaits('first');
+    const minted = await b.api.post(`/nfts/${b.collection}/mint`, { name: 'B', images: [IMAGE] });
+    expect(minted.body.data.status).toBe('confirmed');
+    // B has nothing else pending: its mint's statements (its read, its signing, its settling)
+    // go first.
+    expect((await poolWaits('first')) - firstBefore).toBeGreaterThanOrEqual(3);
+  });
+
   it("holds an account to its in-flight cap across the network's workers", async () => {
     const metricsPort = await freePort();
     await stack.stopWorkers();

@@ -14,5 +14,6 @@ export * from './group-writer';
 export * from './ids';
 export * from './logging';
 export * from './metrics';
+export * from './time-slices';
 export * from './ttl-cache';
 export * from './webhooks/webhook-signature';

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The service's Prometheus series. Each process (api, worker) has its own registry and exposes
@@ -6,6 +6,11 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
  * its jobs, settled operations, RPC errors and nonce-ledger resyncs.
  */
 export const metricsRegistry = new Registry();
+
+// The process's own series (CPU, memory, event-loop delay, garbage collection), as Node
+// services expose them: `nodejs_eventloop_lag_max_seconds` is the longest a callback waited
+// since the last scrape.
+collectDefaultMetrics({ register: metricsRegistry });
 
 export const METRICS = {
   httpRequestDuration: new Histogram({
@@ -56,6 +61,13 @@ export const METRICS = {
     name: 'ais_worker_jobs_in_flight_limit',
     help: "A worker's limit of jobs in flight on an operation queue, as its adaptive limit last set it",
     labelNames: ['queue'] as const,
+    registers: [metricsRegistry],
+  }),
+  databasePoolWait: new Histogram({
+    name: 'ais_database_pool_wait_seconds',
+    help: "Time a query waited for one of the process's pooled Postgres connections, by lane: 'first' for an account's first pending operations, 'fair' for the rest",
+    labelNames: ['lane'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metricsRegistry],
   }),
   rpcErrors: new Counter({

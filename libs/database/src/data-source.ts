@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ConnectPhaseClient } from './connect-phase-client';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { pgWithPriorityPool } from './query-priority';
 
 export function dataSourceOptions(
   databaseUrl: string,
@@ -15,6 +16,7 @@ export function dataSourceOptions(
     migrations: MIGRATIONS,
     synchronize: false,
     migrationsRun: false,
+    driver: pgWithPriorityPool,
     // connectionTimeoutMillis bounds both a new connection and the wait for a free pooled one:
     // without it an unreachable (not refusing) database holds every request for good.
     // ConnectPhaseClient: a write whose connection could not be made says "nothing accepted".

@@ -10,6 +10,7 @@ export * from './entities';
 export * from './migrate';
 export * from './pg-notifications';
 // Not managerOf / scopeOf: outside this lib a scope is opaque.
+export { PriorityPool, QueryPriority } from './query-priority';
 export { UnitOfWork, type WorkScope } from './unit-of-work';
 export * from './repositories/account.repository';
 export * from './repositories/asset.repository';

@@ -7,13 +7,16 @@
  * lowest priority number first, FIFO within one number).
  */
 
+/** The priority of an account's first `weight` pending operations: none of its others ahead. */
+export const FIRST_PRIORITY = 1;
+
 /** BullMQ's highest (least urgent) priority number. */
 export const LOWEST_PRIORITY = 2 ** 21 - 1;
 
 /** Priority of an account's job when it has `pending` operations (this one included). */
 export function fairSharePriority(pending: number, weight: number): number {
   const rank = Math.ceil(Math.max(1, pending) / weight);
-  return Math.min(LOWEST_PRIORITY, Math.max(1, rank));
+  return Math.min(LOWEST_PRIORITY, Math.max(FIRST_PRIORITY, rank));
 }
 
 /**

@@ -9,9 +9,11 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type { RedisConnection } from '@app/queue';
 import { LogContext, METRICS, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { QueryPriority } from '@app/database';
 import { AirdropPacker, CheckLater, OperationRunner, RetryLater } from '@app/domain';
 import {
   EXECUTE_OPERATION,
+  FIRST_PRIORITY,
   PACK_BATCH,
   REDIS,
   ShardLeaseKeeper,
@@ -172,7 +174,10 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     this.logger.debug('Job started');
     let completed = false;
     try {
-      await handler(job);
+      // An account's first pending operations (a light tenant's) wait for no flood's queries.
+      await (job.opts.priority === FIRST_PRIORITY
+        ? QueryPriority.first(() => handler(job))
+        : handler(job));
       completed = true;
       timer({ outcome: 'completed' });
     } catch (error) {

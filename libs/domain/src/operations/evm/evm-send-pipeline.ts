@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, METRICS, boundedText } from '@app/common';
+import { AppError, METRICS, TimeSlices, boundedText } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   ChainRejection,
@@ -40,6 +40,8 @@ import {
 } from '../../policies/signing-policy';
 
 const MAX_BATCH = 200;
+/** A batch's signing loop lets other I/O through after this long (see TimeSlices). */
+const SIGNING_SLICE_MS = 5;
 const GWEI_DECIMALS = 9;
 const LOGGED_ERROR_MAX = 500;
 
@@ -194,7 +196,9 @@ export class EvmSendPipeline {
         session.scope,
         batch.map((item) => item.operation.id),
       );
+      const slices = new TimeSlices(SIGNING_SLICE_MS);
       for (const item of batch) {
+        await slices.slice();
         if (!claimable.has(item.operation.id)) {
           item.done(); // another worker signed it first; its job confirms it
           continue;

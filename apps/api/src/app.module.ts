@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@app/config';
 import { ChainsModule } from '@app/chains';
 import { DatabaseModule } from '@app/database';
@@ -20,6 +20,7 @@ import { EventStreams } from './events/event-streams';
 import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { AccountLaneInterceptor } from './http/account-lane.interceptor';
 import { BodyValidationPipe } from './http/body-validation.pipe';
 import { HttpExceptionFilter } from './http/http-exception.filter';
 import { ShutdownDrain } from './http/shutdown-drain';
@@ -68,6 +69,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     { provide: APP_GUARD, useClass: AuthGuard },
     // After the AuthGuard (guards run in registration order): it limits per authenticated key.
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: AccountLaneInterceptor },
   ],
 })
 export class AppModule {

@@ -15,7 +15,7 @@ const firstLane = new AsyncLocalStorage<true>();
  * first in its backlog): a flood run first would keep everything else waiting.
  */
 export const QueryPriority = {
-  first<T>(work: () => Promise<T>): Promise<T> {
+  first<T>(work: () => T): T {
     return firstLane.run(true, work);
   },
   isFirst(): boolean {

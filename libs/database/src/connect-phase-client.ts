@@ -7,9 +7,18 @@ const FAILED_TO_CONNECT = Symbol('failedToConnect');
  * that connection. The words cannot tell: a server side that accepts the socket and then resets
  * or closes it (a proxy or balancer with no backend) fails with the same ECONNRESET or
  * "Connection terminated unexpectedly" as a connection cut mid-statement. The pool makes its
- * connections with this class (`dataSourceOptions`).
+ * connections with this class (`dataSourceOptions`). A connection lost later never takes the
+ * process down (see the constructor).
  */
 export class ConnectPhaseClient extends Client {
+  constructor(config?: ConstructorParameters<typeof Client>[0]) {
+    super(config);
+    // A lost connection (a Postgres restart's 57P01, a reset) is emitted as 'error' on the
+    // client; whoever holds it, or the pool, also gets it, and its queries fail. With no other
+    // listener at that moment (node-postgres#2762) Node threw it, and the process died.
+    this.on('error', ignoreLostConnection);
+  }
+
   override connect(): Promise<Client>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<Client> | void {
@@ -25,6 +34,8 @@ export class ConnectPhaseClient extends Client {
     );
   }
 }
+
+function ignoreLostConnection(): void {}
 
 type FailedCallback = (error: Error) => void;
 type ConnectedCallback = (error: null, client: Client) => void;

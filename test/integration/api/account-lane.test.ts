@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { metricsRegistry } from '@app/common';
-import { startApiInProcess } from '@test/support/api-app';
+import { startApiWithAccount } from '@test/support/api-app';
 import type { HttpClient } from '@test/support/http-client';
-import { newAccountClient } from '@test/support/service-stack';
-import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(60_000);
 
@@ -27,20 +24,15 @@ async function poolWaits(lane: 'first' | 'fair'): Promise<number> {
 
 /** An account's only request in flight in an API process takes the pool's first lane. */
 describe("the API's lanes", () => {
-  let services: TestServices;
-  let app: NestFastifyApplication;
   let api: HttpClient;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    services = await startTestServices();
-    let http: HttpClient;
-    ({ app, http } = await startApiInProcess(services));
-    ({ api } = await newAccountClient(http));
+    ({ api, stop } = await startApiWithAccount());
   });
 
   afterAll(async () => {
-    await app?.close();
-    await services?.stop();
+    await stop?.();
   });
 
   // An operation the account does not have: read from Postgres, answered 404.

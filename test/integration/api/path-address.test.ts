@@ -1,11 +1,8 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Keypair } from '@solana/web3.js';
 import { Wallet } from 'ethers';
-import { startApiInProcess } from '@test/support/api-app';
+import { startApiWithAccount } from '@test/support/api-app';
 import { expectError, type Data } from '@test/support/envelope-assertions';
 import type { HttpClient } from '@test/support/http-client';
-import { newAccountClient } from '@test/support/service-stack';
-import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(60_000);
 
@@ -106,20 +103,15 @@ const label = (route: Route, family: Family) =>
   `${route.method} ${route.path(`{${family}}`)}${route.query ? `?${route.query('{id}')}` : ''}`;
 
 describe('a path address of the other chain family than the named network', () => {
-  let services: TestServices;
-  let app: NestFastifyApplication;
   let api: HttpClient;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    services = await startTestServices();
-    let http: HttpClient;
-    ({ app, http } = await startApiInProcess(services));
-    ({ api } = await newAccountClient(http));
+    ({ api, stop } = await startApiWithAccount());
   });
 
   afterAll(async () => {
-    await app?.close();
-    await services?.stop();
+    await stop?.();
   });
 
   it.each(

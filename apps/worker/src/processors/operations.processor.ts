@@ -203,7 +203,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     try {
       await handOverSlot(
         first,
-        () => this.slots.nextInLine(data),
+        (handed, last) => this.slots.passOn(data, handed, last),
         (queueName) => this.workers.get(queueName),
       );
     } catch (error) {

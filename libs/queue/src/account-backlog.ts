@@ -9,15 +9,8 @@ import type { RedisConnection } from './redis-client';
  *   count is the next job's place in the account's backlog (its fair-share priority);
  * - `in-flight`: the ids of the account's operations a worker is running now, each with an
  *   expiry renewed while it runs, so a slot held by a killed worker frees itself;
- * - `reserved`: the ids of operations whose job went to the queue for a slot that no one else
- *   may take meanwhile (queued with a slot free, or handed a freed one), each with an expiry;
- * - `line`: the jobs waiting (delayed) for a slot, first come first; each freed slot brings the
- *   first back at once, and its delay is only a fallback (a lost hand-over).
- *
- * An account's slots held and reserved together stay within its cap, so its jobs in the queue
- * are those that will find a slot when fetched: before reservations, a job queued while a slot
- * was free often found it taken by a job handed that slot, and was fetched only to be put back
- * (more put-backs than runs while a flood came in: `bench:fairness`, 2026-11-29).
+ * - `line`: the jobs put back (delayed) for want of a slot, first come first; each freed slot
+ *   brings the first back at once, and its delay is only a fallback (a lost hand-over).
  */
 export class AccountBacklog {
   private readonly redis: RedisConnection & BacklogCommands;
@@ -28,39 +21,31 @@ export class AccountBacklog {
   ) {
     // Defined commands run by EVALSHA (ioredis sends the source once, on NOSCRIPT): a script's
     // text is not sent and hashed again at each of the three calls a job makes.
-    redis.defineCommand('backlogRegister', { numberOfKeys: 4, lua: REGISTER });
-    redis.defineCommand('backlogTakeSlot', { numberOfKeys: 4, lua: TAKE_SLOT });
-    redis.defineCommand('backlogReleaseSlot', { numberOfKeys: 4, lua: RELEASE_SLOT });
-    redis.defineCommand('backlogPassOn', { numberOfKeys: 2, lua: PASS_ON });
-    redis.defineCommand('backlogForgetIfIdle', { numberOfKeys: 4, lua: FORGET_IF_IDLE });
+    redis.defineCommand('backlogRegister', { numberOfKeys: 3, lua: REGISTER });
+    redis.defineCommand('backlogTakeSlot', { numberOfKeys: 3, lua: TAKE_SLOT });
+    redis.defineCommand('backlogReleaseSlot', { numberOfKeys: 3, lua: RELEASE_SLOT });
+    redis.defineCommand('backlogForgetIfIdle', { numberOfKeys: 3, lua: FORGET_IF_IDLE });
     this.redis = redis as RedisConnection & BacklogCommands;
   }
 
   /**
-   * Counts the operation as pending (once, however often it is enqueued), and reserves it one of
-   * the account's `cap` slots for `holdMs` when one is neither held nor reserved: `lined` when
-   * none is (its job is to wait in the line rather than be queued), and the pending count. An
-   * operation holding a slot or a reservation already keeps it.
+   * Counts the operation as pending (once, however often it is enqueued): the pending count, and
+   * how many of the account's slots are held now.
    */
   async register(
     network: ConcreteNetwork,
     accountId: string,
     operationId: string,
-    { cap, holdMs }: SlotLimits,
-  ): Promise<{ pending: number; lined: boolean }> {
-    const now = Date.now();
-    const [pending, lined] = await this.redis.backlogRegister(
+  ): Promise<{ pending: number; inFlight: number }> {
+    const [pending, inFlight] = await this.redis.backlogRegister(
       this.accountsKey(network),
       this.pendingKey(network, accountId),
       this.inFlightKey(network, accountId),
-      this.reservedKey(network, accountId),
       accountId,
       operationId,
-      now,
-      now + holdMs,
-      cap,
+      Date.now(),
     );
-    return { pending, lined: lined === 1 };
+    return { pending, inFlight };
   }
 
   /** Puts a job (delayed already) in its account's line for a slot, keeping a place it has. */
@@ -69,9 +54,8 @@ export class AccountBacklog {
   }
 
   /**
-   * Takes one of the account's `cap` in-flight slots for the operation (kept if it holds one, its
-   * reservation's if it has one): `{ taken: false, pending, ahead }` when all are held or
-   * reserved by other operations. Given the job's
+   * Takes one of the account's `cap` in-flight slots for the operation (kept if it holds one):
+   * `{ taken: false, pending, ahead }` when all are held by other operations. Given the job's
    * queue, a job left without a slot joins the account's line for one (`ahead` of it in the
    * line), from which `releaseSlot` hands out the next; one that takes a slot leaves the line.
    */
@@ -88,7 +72,6 @@ export class AccountBacklog {
       this.inFlightKey(network, accountId),
       this.pendingKey(network, accountId),
       this.lineKey(network, accountId),
-      this.reservedKey(network, accountId),
       operationId,
       now,
       now + holdMs,
@@ -100,48 +83,29 @@ export class AccountBacklog {
 
   /**
    * Frees the operation's slot (`completed` also takes it off the account's pending set), and
-   * hands it to the job first in the account's line, taken off the line and its slot reserved
-   * for `holdMs`: the caller brings it back to the queue now, rather than at the end of its delay.
+   * hands out the job first in the account's line for a slot, taken off the line: the caller
+   * brings it back to the queue now, rather than at the end of its delay.
    */
   async releaseSlot(
     network: ConcreteNetwork,
     accountId: string,
     operationId: string,
     completed: boolean,
-    holdMs: number,
   ): Promise<LineEntry | null> {
     const next = await this.redis.backlogReleaseSlot(
       this.inFlightKey(network, accountId),
       this.pendingKey(network, accountId),
       this.lineKey(network, accountId),
-      this.reservedKey(network, accountId),
       operationId,
       completed ? 1 : 0,
-      Date.now() + holdMs,
     );
     return next ? parseLineEntry(next) : null;
   }
 
-  /**
-   * The job handed a slot (`handed`) could not come: its reservation passes to the next job in
-   * the line, taken off it (null when the line is empty, or when `handed` took its slot by
-   * itself). `last`: no next one is wanted, the reservation is only dropped.
-   */
-  async passOn(
-    network: ConcreteNetwork,
-    accountId: string,
-    handed: LineEntry,
-    holdMs: number,
-    last = false,
-  ): Promise<LineEntry | null> {
-    const next = await this.redis.backlogPassOn(
-      this.reservedKey(network, accountId),
-      this.lineKey(network, accountId),
-      handed.jobId,
-      Date.now() + holdMs,
-      last ? 1 : 0,
-    );
-    return next ? parseLineEntry(next) : null;
+  /** The job first in the account's line, taken off it (the one handed out could not come). */
+  async nextInLine(network: ConcreteNetwork, accountId: string): Promise<LineEntry | null> {
+    const [first] = await this.redis.zpopmin(this.lineKey(network, accountId));
+    return first ? parseLineEntry(first) : null;
   }
 
   /** Pushes back the expiry of slots still held (a running operation's): a round trip a network. */
@@ -200,7 +164,6 @@ export class AccountBacklog {
         this.accountsKey(network),
         pendingKey,
         this.lineKey(network, accountId),
-        this.reservedKey(network, accountId),
         accountId,
       );
     }
@@ -224,16 +187,6 @@ export class AccountBacklog {
   private lineKey(network: ConcreteNetwork, accountId: string): string {
     return `${this.prefix}:backlog:{${network}}:${accountId}:line`;
   }
-
-  private reservedKey(network: ConcreteNetwork, accountId: string): string {
-    return `${this.prefix}:backlog:{${network}}:${accountId}:reserved`;
-  }
-}
-
-/** An account's in-flight cap on a network, and how long a slot is held without renewal. */
-export interface SlotLimits {
-  cap: number;
-  holdMs: number;
 }
 
 /** A job in an account's line for an in-flight slot. */
@@ -257,61 +210,27 @@ type BacklogCommands = {
   backlogRegister(...keysThenArgs: (string | number)[]): Promise<[number, number]>;
   backlogTakeSlot(...keysThenArgs: (string | number)[]): Promise<[number, number, number]>;
   backlogReleaseSlot(...keysThenArgs: (string | number)[]): Promise<string | null>;
-  backlogPassOn(...keysThenArgs: (string | number)[]): Promise<string | null>;
   backlogForgetIfIdle(...keysThenArgs: string[]): Promise<number>;
 };
 
 /**
- * A Lua function of the scripts: drops the slots and reservations whose hold lapsed (a killed
- * worker's, a job that never came), and returns how many are left, held and reserved.
+ * KEYS: accounts, pending, in-flight. ARGV: account id, operation id, now. Returns {pending
+ * count, slots held (unexpired)}.
  */
-const DROP_LAPSED = `
-local function dropLapsed(inFlight, reserved, now)
-  redis.call('ZREMRANGEBYSCORE', inFlight, '-inf', now)
-  redis.call('ZREMRANGEBYSCORE', reserved, '-inf', now)
-  return redis.call('ZCARD', inFlight) + redis.call('ZCARD', reserved)
-end`;
-
-/** A Lua function: the operation id of a line entry (`<queue name> <job id>`, the job's id). */
-const ENTRY_OPERATION = `
-local function entryOperation(entry)
-  return string.match(entry, ' (.+)$')
-end`;
-
-/**
- * KEYS: accounts, pending, in-flight, reserved. ARGV: account id, operation id, now, hold-until,
- * cap. Returns {pending count, lined (1: no slot to reserve, or 0)}.
- */
-const REGISTER = `${DROP_LAPSED}
+const REGISTER = `
 redis.call('SADD', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[1], ARGV[1])
-local pending = redis.call('SCARD', KEYS[2])
-local taken = dropLapsed(KEYS[3], KEYS[4], ARGV[3])
-if redis.call('ZSCORE', KEYS[3], ARGV[2]) or redis.call('ZSCORE', KEYS[4], ARGV[2]) then
-  return {pending, 0}
-end
-if taken < tonumber(ARGV[5]) then
-  redis.call('ZADD', KEYS[4], ARGV[4], ARGV[2])
-  return {pending, 0}
-end
-return {pending, 1}`;
+return {redis.call('SCARD', KEYS[2]), redis.call('ZCOUNT', KEYS[3], ARGV[3], '+inf')}`;
 
 /**
- * KEYS: in-flight, pending, line, reserved. ARGV: operation id, now, hold-until, cap, line entry
- * ('' for none). Lapsed slots and reservations are dropped first. Taken (the operation's slot,
- * or its reservation while fewer than `cap` run, or one neither held nor reserved): the entry
- * leaves the line; not taken: it joins the line, keeping its place if it is in it, and its
- * reservation is dropped. The cap is the worker's: a reservation made under another (an API
- * configured apart) never lets more than `cap` run. Returns {taken (1 or 0), pending count, entries
- * ahead in the line}.
+ * KEYS: in-flight, pending, line. ARGV: operation id, now, hold-until, cap, line entry ('' for
+ * none). Expired slots (their worker died) are dropped first. Taken: the entry leaves the line;
+ * not taken: it joins the line, keeping its place if it is in it. Returns {taken (1 or 0),
+ * pending count, entries ahead in the line}.
  */
-const TAKE_SLOT = `${DROP_LAPSED}
-dropLapsed(KEYS[1], KEYS[4], ARGV[2])
-local cap = tonumber(ARGV[4])
-local holds = redis.call('ZSCORE', KEYS[1], ARGV[1])
-local reserved = redis.call('ZREM', KEYS[4], ARGV[1]) == 1
-local running = redis.call('ZCARD', KEYS[1])
-if holds or (reserved and running < cap) or running + redis.call('ZCARD', KEYS[4]) < cap then
+const TAKE_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
   redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
   if ARGV[5] ~= '' then redis.call('ZREM', KEYS[3], ARGV[5]) end
   return {1, redis.call('SCARD', KEYS[2]), 0}
@@ -324,37 +243,22 @@ end
 return {0, redis.call('SCARD', KEYS[2]), ahead}`;
 
 /**
- * KEYS: in-flight, pending, line, reserved. ARGV: operation id, completed (1 or 0), hold-until.
- * Frees the slot and returns the first entry of the line, taken off it with the slot reserved
- * for it (false when the line is empty).
+ * KEYS: in-flight, pending, line. ARGV: operation id, completed (1 or 0). Frees the slot and
+ * returns the first entry of the line, taken off it (false when the line is empty).
  */
-const RELEASE_SLOT = `${ENTRY_OPERATION}
+const RELEASE_SLOT = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 if ARGV[2] == '1' then redis.call('SREM', KEYS[2], ARGV[1]) end
 local first = redis.call('ZPOPMIN', KEYS[3])
-if not first[1] then return false end
-redis.call('ZADD', KEYS[4], ARGV[3], entryOperation(first[1]))
-return first[1]`;
+return first[1] or false`;
 
 /**
- * KEYS: reserved, line. ARGV: the handed operation id, hold-until, last (1 or 0). Its reservation
- * (none if it took its slot meanwhile: then false) passes to the next entry of the line, taken
- * off it, or with `last` is dropped.
- */
-const PASS_ON = `${ENTRY_OPERATION}
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 or ARGV[3] == '1' then return false end
-local next = redis.call('ZPOPMIN', KEYS[2])
-if not next[1] then return false end
-redis.call('ZADD', KEYS[1], ARGV[2], entryOperation(next[1]))
-return next[1]`;
-
-/**
- * KEYS: accounts, pending, line, reserved. ARGV: account id. Atomic, so a concurrent REGISTER is
- * never lost. An idle account's line and reservations are only of jobs long gone.
+ * KEYS: accounts, pending, line. ARGV: account id. Atomic, so a concurrent REGISTER is never
+ * lost. An idle account's line holds only entries of jobs long gone.
  */
 const FORGET_IF_IDLE = `
 if redis.call('SCARD', KEYS[2]) == 0 then
   redis.call('SREM', KEYS[1], ARGV[1])
-  redis.call('DEL', KEYS[3], KEYS[4])
+  redis.call('DEL', KEYS[3])
 end
 return 0`;

@@ -2,7 +2,9 @@ import {
   LINED_DELAY_FACTOR,
   LOWEST_PRIORITY,
   MAX_LINED_DELAY_MS,
+  QUEUED_ROUNDS,
   fairSharePriority,
+  joinsLine,
   linedDelayMs,
 } from './account-scheduling';
 
@@ -52,5 +54,19 @@ describe('linedDelayMs', () => {
   it('is jittered by a quarter either way', () => {
     expect(linedDelayMs(10, 64, 1_000, () => 0)).toBe(750 * LINED_DELAY_FACTOR);
     expect(linedDelayMs(10, 64, 1_000, () => 0.999999)).toBe(1_250 * LINED_DELAY_FACTOR);
+  });
+});
+
+describe('joinsLine', () => {
+  it('lines up a job only while every slot is held and rounds of them are pending', () => {
+    expect(joinsLine(4 * QUEUED_ROUNDS + 1, 4, 4)).toBe(true);
+    // A backlog the queue holds within its rounds: queued.
+    expect(joinsLine(4 * QUEUED_ROUNDS, 4, 4)).toBe(false);
+    // A slot free (or a count of pending ones left by a killed worker): queued, to take it.
+    expect(joinsLine(1_000, 3, 4)).toBe(false);
+    // Queued together: those past the cap's worth ahead of them wait in the line.
+    expect(joinsLine(4, 0, 4, 3)).toBe(false);
+    expect(joinsLine(5, 0, 4, 4)).toBe(true);
+    expect(joinsLine(5, 1, 4, 3)).toBe(false);
   });
 });

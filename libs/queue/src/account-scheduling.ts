@@ -40,3 +40,16 @@ export function linedDelayMs(
   const delay = Math.min(baseMs * rounds * LINED_DELAY_FACTOR, MAX_LINED_DELAY_MS);
   return Math.round(delay * (0.75 + random() * 0.5));
 }
+
+/**
+ * Whether a job being queued goes straight to its account's line: all its account's slots are
+ * held, counting those the jobs queued just before it (`ahead`) will take, and this many rounds
+ * of them are pending, or the jobs ahead of it fill the slots by themselves. Queued, it would
+ * only be fetched to be put back (a run of the queue's scripts and ours for nothing, once for
+ * each job of a large backlog).
+ */
+export const QUEUED_ROUNDS = 2;
+
+export function joinsLine(pending: number, inFlight: number, cap: number, ahead = 0): boolean {
+  return inFlight + ahead >= cap && (pending > cap * QUEUED_ROUNDS || ahead >= cap);
+}

@@ -41,12 +41,11 @@ afterAll(async () => {
 it('keeps an account backlog per network, each script and pipeline in one slot', async () => {
   const backlog = new AccountBacklog(redis, prefix);
   const [first, second] = [randomUUID(), randomUUID()];
-  const limits = { cap: 1, holdMs: 60_000 };
-  await expect(backlog.register('base', 'acct-a', first, limits)).resolves.toEqual({
+  await expect(backlog.register('base', 'acct-a', first)).resolves.toEqual({
     pending: 1,
-    lined: false,
+    inFlight: 0,
   });
-  await backlog.register('solana', 'acct-b', second, limits);
+  await backlog.register('solana', 'acct-b', second);
   await expect(backlog.takeSlot('base', 'acct-a', first, 1, 60_000, 'q')).resolves.toMatchObject({
     taken: true,
   });
@@ -68,9 +67,10 @@ it('keeps an account backlog per network, each script and pipeline in one slot',
   await expect(backlog.depths('base')).resolves.toEqual([
     { accountId: 'acct-a', pending: 1, inFlight: 1 },
   ]);
-  const handed = { queueName: 'q', jobId: second };
-  await expect(backlog.releaseSlot('base', 'acct-a', first, true, 60_000)).resolves.toEqual(handed);
-  await expect(backlog.passOn('base', 'acct-a', handed, 60_000)).resolves.toBeNull();
+  await expect(backlog.releaseSlot('base', 'acct-a', first, true)).resolves.toEqual({
+    queueName: 'q',
+    jobId: second,
+  });
   await expect(backlog.prune('base', async () => new Set())).resolves.toBe(0);
   await expect(backlog.depths('base')).resolves.toEqual([]);
 });

@@ -77,40 +77,40 @@ describe('fair share between accounts on one queue', () => {
     }
   });
 
-  it('queues the jobs it can reserve a slot for, and lines up the rest', async () => {
+  it('puts the jobs of an account far over its cap in its line, not in the queue', async () => {
     const { prefix, queue } = setUp({ ACCOUNT_MAX_IN_FLIGHT: '2' });
     const redis = new Redis(REDIS_URL);
     const backlog = new AccountBacklog(redis, prefix);
     const jobs = queue.networkQueues('base')[0];
-    const take = (id: string) => backlog.takeSlot('base', 'A', id, 2, 10_000, jobs.name);
-    const enqueue = (id: string, accountId = 'A') =>
-      queue.enqueue({ id, network: 'base', accountId, signer: 'A' });
     try {
-      // Two slots: two jobs queued, each with a slot reserved for it; the others wait in line.
-      await enqueueMany(queue, 'A', 4);
-      expect(await jobs.getJobState('A-1')).toBe('prioritized');
-      expect(await jobs.getJobState('A-2')).toBe('delayed');
-      expect(await jobs.getJobState('A-3')).toBe('delayed');
-      // Fetched, each queued job finds its slot; one back by its delay finds none.
-      expect(await take('A-0')).toMatchObject({ taken: true });
-      expect(await take('A-2')).toMatchObject({ taken: false, ahead: 0 });
-      expect(await take('A-1')).toMatchObject({ taken: true });
+      // Queued while a slot is free, however many are pending.
+      await enqueueMany(queue, 'A', 6);
+      expect(await jobs.getDelayedCount()).toBe(0);
+      // Both slots held: the jobs past two rounds of the cap (5th, 6th) wait in the line.
+      await backlog.takeSlot('base', 'A', 'A-0', 2, 10_000);
+      await backlog.takeSlot('base', 'A', 'A-1', 2, 10_000);
+      for (let i = 6; i < 9; i++) {
+        await queue.enqueue({ id: `A-${i}`, network: 'base', accountId: 'A', signer: 'A' });
+      }
+      expect(await jobs.getJobState('A-6')).toBe('delayed');
+      expect(await jobs.getJobState('A-8')).toBe('delayed');
       // Another account is not held up by A's line.
-      await enqueue('B-0', 'B');
+      await queue.enqueue({ id: 'B-0', network: 'base', accountId: 'B', signer: 'A' });
       expect(await jobs.getJobState('B-0')).toBe('prioritized');
-      // A freed slot is the line first's: a job enqueued meanwhile does not take it.
-      expect(await backlog.releaseSlot('base', 'A', 'A-0', true, 10_000)).toEqual({
+      // A freed slot hands out the line's first.
+      expect(await backlog.releaseSlot('base', 'A', 'A-0', true)).toEqual({
         queueName: jobs.name,
-        jobId: 'A-2',
+        jobId: 'A-6',
       });
-      await enqueue('A-4');
-      expect(await jobs.getJobState('A-4')).toBe('delayed');
-      expect(await take('A-4')).toMatchObject({ taken: false });
-      expect(await take('A-2')).toMatchObject({ taken: true });
 
-      // Queued together (a packed airdrop's carriers): the cap's worth queued, the rest lined.
+      // Queued together (a packed airdrop's carriers), each counts those ahead of it: past the
+      // cap's worth, C's jobs go to the line although none of its slots is held yet.
       const carriers = Array.from({ length: 8 }, (_, i) => `C-${i}`);
-      await Promise.all(carriers.map((id) => enqueue(id, 'C')));
+      await Promise.all(
+        carriers.map((id, ahead) =>
+          queue.enqueue({ id, network: 'base', accountId: 'C', signer: 'A' }, ahead),
+        ),
+      );
       const states = await Promise.all(carriers.map((id) => jobs.getJobState(id)));
       expect(states.filter((state) => state === 'delayed')).toHaveLength(6);
     } finally {
@@ -147,10 +147,8 @@ describe('in-flight slots per account', () => {
 
   afterEach(() => redis.disconnect());
 
-  const limits = { cap: 2, holdMs: 10_000 };
-
   it('lets `cap` operations of an account run, across workers, and no more', async () => {
-    for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id, limits);
+    for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id);
     const take = (id: string, account = 'A') => backlog.takeSlot('base', account, id, 2, 10_000);
     expect(await take('a1')).toEqual({ taken: true, pending: 3, ahead: 0 });
     expect(await take('a2')).toMatchObject({ taken: true });
@@ -159,7 +157,7 @@ describe('in-flight slots per account', () => {
     expect(await take('a1')).toMatchObject({ taken: true });
     expect(await take('b1', 'B')).toMatchObject({ taken: true });
 
-    await backlog.releaseSlot('base', 'A', 'a1', true, 10_000);
+    await backlog.releaseSlot('base', 'A', 'a1', true);
     expect(await take('a3')).toMatchObject({ taken: true, pending: 2 });
     expect(await backlog.depths('base')).toEqual(
       expect.arrayContaining([{ accountId: 'A', pending: 2, inFlight: 2 }]),
@@ -168,11 +166,8 @@ describe('in-flight slots per account', () => {
 
   it('lines up the jobs left without a slot, and hands each freed slot to the first', async () => {
     const queue = '{operations-base-0}';
-    const entry = (jobId: string) => ({ queueName: queue, jobId });
-    for (const id of ['a1', 'a2', 'a3', 'a4', 'a5'])
-      await backlog.register('base', 'A', id, limits);
+    for (const id of ['a1', 'a2', 'a3', 'a4', 'a5']) await backlog.register('base', 'A', id);
     const take = (id: string) => backlog.takeSlot('base', 'A', id, 2, 10_000, queue);
-    const release = (id: string) => backlog.releaseSlot('base', 'A', id, true, 10_000);
     await take('a1');
     await take('a2');
     expect(await take('a3')).toEqual({ taken: false, pending: 5, ahead: 0 });
@@ -181,71 +176,31 @@ describe('in-flight slots per account', () => {
     // Put back and fetched again before its turn: it keeps its place.
     expect(await take('a3')).toMatchObject({ taken: false, ahead: 0 });
 
-    // Each freed slot goes to the first in line, taken off it, and waits for it.
-    expect(await release('a1')).toEqual(entry('a3'));
+    // Each freed slot hands out the first in line, taken off it.
+    expect(await backlog.releaseSlot('base', 'A', 'a1', true)).toEqual({
+      queueName: queue,
+      jobId: 'a3',
+    });
     expect(await take('a3')).toMatchObject({ taken: true });
-    // The one handed a slot cannot come (not delayed any more): the slot passes to the next.
-    expect(await release('a2')).toEqual(entry('a4'));
-    expect(await backlog.passOn('base', 'A', entry('a4'), 10_000)).toEqual(entry('a5'));
-    // a4, back by its delay, finds no slot and joins the line again; a5 takes the one passed on.
-    expect(await take('a4')).toMatchObject({ taken: false, ahead: 0 });
+    // One that takes a slot (it came back by its delay) leaves the line.
+    await backlog.releaseSlot('base', 'A', 'a2', true);
     expect(await take('a5')).toMatchObject({ taken: true });
-    // Handed a slot, a4 took it before the hand-over's promotion: nothing passes on.
-    expect(await release('a3')).toEqual(entry('a4'));
-    expect(await take('a4')).toMatchObject({ taken: true });
-    expect(await backlog.passOn('base', 'A', entry('a4'), 10_000)).toBeNull();
-    expect(await release('a4')).toBeNull();
+    expect(await backlog.releaseSlot('base', 'A', 'a3', true)).toBeNull();
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
 
     // Without a queue named, a job is refused a slot but not lined up (an older caller).
-    await backlog.register('base', 'A', 'a6', limits);
-    await backlog.register('base', 'A', 'a7', limits);
-    expect(await backlog.takeSlot('base', 'A', 'a8', 2, 10_000)).toMatchObject({ taken: false });
-    expect(await release('a5')).toBeNull();
-  });
-
-  it('passes on no slot at the last try: the reservation is dropped', async () => {
-    const queue = '{operations-base-0}';
-    const entry = (jobId: string) => ({ queueName: queue, jobId });
-    for (const id of ['a1', 'a2', 'a3'])
-      await backlog.register('base', 'A', id, { ...limits, cap: 1 });
-    await backlog.takeSlot('base', 'A', 'a1', 1, 10_000, queue);
-    await backlog.takeSlot('base', 'A', 'a2', 1, 10_000, queue);
-    await backlog.takeSlot('base', 'A', 'a3', 1, 10_000, queue);
-    expect(await backlog.releaseSlot('base', 'A', 'a1', true, 10_000)).toEqual(entry('a2'));
-    expect(await backlog.passOn('base', 'A', entry('a2'), 10_000, true)).toBeNull();
-    // The slot is free again, and a3 still in line.
-    expect(await backlog.takeSlot('base', 'A', 'a4', 1, 10_000)).toMatchObject({ taken: true });
-    expect(await backlog.releaseSlot('base', 'A', 'a4', true, 10_000)).toEqual(entry('a3'));
-  });
-
-  it("never runs more than the worker's cap, whatever cap the slots were reserved under", async () => {
-    for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id, limits);
-    const take = (id: string) => backlog.takeSlot('base', 'A', id, 1, 10_000);
-    expect(await take('a1')).toMatchObject({ taken: true });
-    expect(await take('a2')).toMatchObject({ taken: false });
-    // Refused, a2 gave its reservation up: a3 still has one, but the one slot is held.
-    expect(await take('a3')).toMatchObject({ taken: false });
-    await backlog.releaseSlot('base', 'A', 'a1', true, 10_000);
-    expect(await take('a2')).toMatchObject({ taken: true });
-  });
-
-  it('lets a reservation whose job never comes lapse', async () => {
-    const short = { cap: 1, holdMs: 300 };
-    expect(await backlog.register('base', 'A', 'a1', short)).toMatchObject({ lined: false });
-    expect(await backlog.register('base', 'A', 'a2', short)).toMatchObject({ lined: true });
-    // Enqueued again (a reconciler's), an operation keeps its reservation.
-    expect(await backlog.register('base', 'A', 'a1', short)).toMatchObject({ lined: false });
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await backlog.register('base', 'A', 'a2', short)).toMatchObject({ lined: false });
+    await backlog.takeSlot('base', 'A', 'a3', 2, 10_000, queue);
+    expect(await backlog.takeSlot('base', 'A', 'a6', 2, 10_000)).toMatchObject({ taken: false });
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
   });
 
   it('forgets the line of an idle account', async () => {
     const queue = '{operations-base-0}';
-    await backlog.register('base', 'A', 'a1', { ...limits, cap: 1 });
+    await backlog.register('base', 'A', 'a1');
     await backlog.takeSlot('base', 'A', 'other', 1, 10_000, queue);
     await backlog.takeSlot('base', 'A', 'a1', 1, 10_000, queue);
     await backlog.prune('base', async () => new Set());
-    expect(await backlog.releaseSlot('base', 'A', 'other', true, 10_000)).toBeNull();
+    expect(await backlog.nextInLine('base', 'A')).toBeNull();
   });
 
   it("frees a killed worker's slot once its hold lapses, and not before a renewal", async () => {
@@ -258,8 +213,8 @@ describe('in-flight slots per account', () => {
   });
 
   it('prunes pending operations Postgres says are settled, and forgets an idle account', async () => {
-    for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id, limits);
-    await backlog.register('base', 'B', 'b1', limits);
+    for (const id of ['a1', 'a2', 'a3']) await backlog.register('base', 'A', id);
+    await backlog.register('base', 'B', 'b1');
     const stillUnsettled = new Set(['a2']);
     const pruned = await backlog.prune('base', async (ids) => {
       return new Set(ids.filter((id) => stillUnsettled.has(id)));

@@ -203,7 +203,7 @@ export class OperationsProcessor implements OnApplicationBootstrap, BeforeApplic
     try {
       await handOverSlot(
         first,
-        (handed, last) => this.slots.passOn(data, handed, last),
+        () => this.slots.nextInLine(data),
         (queueName) => this.workers.get(queueName),
       );
     } catch (error) {

@@ -7,27 +7,25 @@ const TRIES = 4;
 const HANDLE_NAME = 'line-handover';
 
 /**
- * Hands a freed in-flight slot (reserved for it) to the job first in its account's line: that
- * job sat delayed for want of a slot, and is brought back to the queue now (promoted) rather
- * than at the end of its delay. An entry whose job is not delayed any more (it ran when its
- * delay ended, it is gone, or it is still on its way into the delayed set) passes the
- * reservation on to the next (`passOn`; `last` at the last try, which only drops it); a job this
- * process does not consume the shard of, and one missed in a race, come back at the end of their
- * delay.
+ * Hands a freed in-flight slot to the job first in its account's line: that job sat delayed for
+ * want of a slot, and is brought back to the queue now (promoted) rather than at the end of its
+ * delay. An entry whose job is not delayed any more (it ran when its delay ended, it is gone, or
+ * it is still on its way into the delayed set) is skipped for the next; a job this process does
+ * not consume the shard of, and one missed in a race, come back at the end of their delay.
  */
 export async function handOverSlot(
   first: LineEntry | null,
-  passOn: (handed: LineEntry, last: boolean) => Promise<LineEntry | null>,
+  next: () => Promise<LineEntry | null>,
   workerOf: (queueName: string) => Worker | undefined,
 ): Promise<boolean> {
   let entry = first;
-  for (let tries = 1; entry && tries <= TRIES; tries++) {
+  for (let tries = 0; entry && tries < TRIES; tries++) {
     const worker = workerOf(entry.queueName);
     // A handle by id, not the job read back: promoting needs only the id, and refuses a job
     // that is not delayed (or is gone). Reading it back was a round trip and a parse a handover.
     const job = worker ? new Job(worker, HANDLE_NAME, undefined, {}, entry.jobId) : undefined;
     if (job && (await promoted(job))) return true;
-    entry = await passOn(entry, tries === TRIES);
+    entry = await next();
   }
   return false;
 }

@@ -62,7 +62,6 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
         slot.accountId,
         slot.operationId,
         completed,
-        this.holdMs(),
       );
     } catch (error) {
       // The slot lapses by itself and the reconciler prunes the backlog: not the job's failure.
@@ -71,14 +70,10 @@ export class AccountSlots implements OnApplicationBootstrap, OnApplicationShutdo
     }
   }
 
-  /**
-   * The job handed the slot `job` freed could not come back: the slot passes to the next in
-   * its account's line (see AccountBacklog.passOn).
-   */
-  passOn(job: OperationJobData, handed: LineEntry, last: boolean): Promise<LineEntry | null> {
+  /** The next job in the line of the job's account (the one handed out could not come back). */
+  nextInLine(job: OperationJobData): Promise<LineEntry | null> {
     const slot = slotOf(job);
-    if (!slot) return Promise.resolve(null);
-    return this.backlog.passOn(slot.network, slot.accountId, handed, this.holdMs(), last);
+    return slot ? this.backlog.nextInLine(slot.network, slot.accountId) : Promise.resolve(null);
   }
 
   private async renew(): Promise<void> {

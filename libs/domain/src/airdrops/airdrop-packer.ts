@@ -62,12 +62,14 @@ export class AirdropPacker {
     const network = this.networks.resolve(batch.network);
     // Carriers stored at acceptance (a Solana token airdrop's), or by a run that died before
     // queueing them, or by a split that did: their jobs (the job id is the carrier's, so one
-    // that has its job is not doubled), a write's worth at a time; those past the account's
-    // in-flight cap go to its line for a slot.
+    // that has its job is not doubled), a write's worth at a time; those past a few rounds of
+    // the account's in-flight cap go to its line for a slot (each counts those ahead of it).
     const stored = await this.batches.queuedCarriers(batchId);
     for (let i = 0; i < stored.length; i += CARRIERS_PER_WRITE) {
       await Promise.all(
-        stored.slice(i, i + CARRIERS_PER_WRITE).map((carrier) => this.queue.enqueue(carrier)),
+        stored
+          .slice(i, i + CARRIERS_PER_WRITE)
+          .map((carrier, j) => this.queue.enqueue(carrier, i + j)),
       );
     }
     let carriers = 0;

@@ -400,12 +400,15 @@ async function dumpPostgres(databaseUrl: string): Promise<string> {
     const tables = await client.query<{ tablename: string }>(
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`,
     );
-    const rows = await Promise.all(
-      tables.rows.map(({ tablename }) =>
-        client.query(`SELECT row_to_json(t)::text AS row FROM "${tablename}" t`),
-      ),
-    );
-    return rows.flatMap((result) => result.rows.map((row: { row: string }) => row.row)).join('\n');
+    // One query at a time: a client given another while one runs is deprecated (pg@9 refuses).
+    const rows: string[] = [];
+    for (const { tablename } of tables.rows) {
+      const result = await client.query<{ row: string }>(
+        `SELECT row_to_json(t)::text AS row FROM "${tablename}" t`,
+      );
+      rows.push(...result.rows.map(({ row }) => row));
+    }
+    return rows.join('\n');
   } finally {
     await client.end();
   }

@@ -3,11 +3,13 @@ import { Client } from 'pg';
 type Query = (this: Client, ...args: unknown[]) => unknown;
 
 /**
- * Counts, while `run` runs, the most statements any one node-postgres client was given at once
- * (one given while another runs: deprecated by node-postgres 8, refused by pg@9). Wraps
- * `Client.prototype.query`, callback and promise forms alike.
+ * Runs `run`, counting the most statements any one node-postgres client was given at once (one
+ * given while another runs: deprecated by node-postgres 8, refused by pg@9): its result and that
+ * count. Wraps `Client.prototype.query`, callback and promise forms alike.
  */
-export async function mostQueriesAtOnceOnAClient(run: () => Promise<unknown>): Promise<number> {
+export async function mostQueriesAtOnceOnAClient<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; most: number }> {
   const prototype = Client.prototype as unknown as { query: Query };
   const original = prototype.query;
   const running = new Map<Client, number>();
@@ -31,9 +33,8 @@ export async function mostQueriesAtOnceOnAClient(run: () => Promise<unknown>): P
     return result;
   };
   try {
-    await run();
+    return { result: await run(), most };
   } finally {
     prototype.query = original;
   }
-  return most;
 }

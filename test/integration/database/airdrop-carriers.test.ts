@@ -111,12 +111,11 @@ describe('airdrop carriers', () => {
 
   it('stores a batch of many thousand entries with their carriers, or nothing when one statement fails', async () => {
     const count = 4_500; // several of insert's statements
-    let made!: Awaited<ReturnType<typeof batchOf>>;
     // Its statements one after another on the transaction's client, never one given to it while
     // another runs (deprecated by node-postgres, refused by pg@9).
-    const atOnce = await mostQueriesAtOnceOnAClient(async () => (made = await batchOf(count)));
+    const { result, most: atOnce } = await mostQueriesAtOnceOnAClient(() => batchOf(count));
     expect(atOnce).toBe(1);
-    const { batch, members } = made;
+    const { batch, members } = result;
     const stored = await dataSource.query<{ n: number; first: number; last: number }[]>(
       `SELECT count(*)::int AS n, min(batch_index) AS first, max(batch_index) AS last
        FROM operations WHERE batch_id = $1`,

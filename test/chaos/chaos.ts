@@ -198,7 +198,11 @@ async function main(): Promise<number> {
             inject: () =>
               drainWallets(
                 {
-                  evm: { rpcUrl: stack.chains.evmRpcUrl, wallet: walletOf('evm') },
+                  evm: {
+                    rpcUrl: stack.chains.evmRpcUrl,
+                    wallet: walletOf('evm'),
+                    reorgDepth: config.reorgDepth,
+                  },
                   solana: { rpcUrl: stack.chains.solanaRpcUrl, wallet: walletOf('solana') },
                 },
                 config.drainMs,

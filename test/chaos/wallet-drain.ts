@@ -1,9 +1,12 @@
-import { jsonRpc, setEvmBalance, setLamports } from '@test/support/chain-control';
+import { jsonRpc, mineEvmBlocks, setEvmBalance, setLamports } from '@test/support/chain-control';
 import { sleep } from './mint-client';
 
-/** A managed wallet of each chain, and the local chains' RPC URLs (straight to the nodes). */
+/**
+ * A managed wallet of each chain, and the local chains' RPC URLs (straight to the nodes);
+ * `reorgDepth`: the most blocks any EVM reorg of the run replaces (0 without reorgs).
+ */
 export interface DrainTarget {
-  evm: { rpcUrl: string; wallet: string };
+  evm: { rpcUrl: string; wallet: string; reorgDepth: number };
   solana: { rpcUrl: string; wallet: string };
 }
 
@@ -25,8 +28,19 @@ export async function drainWallets(target: DrainTarget, ms: number): Promise<str
   ]);
   await sleep(ms);
   await Promise.all([
-    setEvmBalance(evm.rpcUrl, evm.wallet, wei),
+    refundEvmWallet(evm, wei),
     setLamports(solana.rpcUrl, solana.wallet, lamports.value),
   ]);
   return `both wallets empty for ${ms} ms, then refunded (${wei} wei, ${lamports.value} lamports)`;
+}
+
+/**
+ * Gives an EVM wallet `wei` for good. anvil keeps a balance it was set only in the blocks mined
+ * after: a reorg that replaces the blocks mined since would put back the balance from before
+ * (0 after a drain), and the mints waiting for funds would wait for ever. So the refund is
+ * buried under one block more than any reorg replaces.
+ */
+export async function refundEvmWallet(evm: DrainTarget['evm'], wei: bigint): Promise<void> {
+  await setEvmBalance(evm.rpcUrl, evm.wallet, wei);
+  if (evm.reorgDepth > 0) await mineEvmBlocks(evm.rpcUrl, evm.reorgDepth + 1);
 }

@@ -25,6 +25,11 @@ export function setEvmBalance(evmRpcUrl: string, address: string, wei: bigint): 
   return jsonRpc(evmRpcUrl, 'anvil_setBalance', [address, `0x${wei.toString(16)}`]);
 }
 
+/** Mines `blocks` blocks at once (anvil), whatever its mining mode. */
+export function mineEvmBlocks(evmRpcUrl: string, blocks: number): Promise<unknown> {
+  return jsonRpc(evmRpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+}
+
 /** A Solana account's balance becomes exactly `lamports` (the localnet). */
 export function setLamports(
   solanaRpcUrl: string,

@@ -47,6 +47,30 @@ describe('GroupWriter', () => {
     expect(written).toEqual([1, 2, 4]);
   });
 
+  it('gives every caller of a failed group its error when told the group must not be split', async () => {
+    const writes: number[][] = [];
+    let hold!: () => void;
+    const held = new Promise<void>((resolve) => (hold = resolve));
+    const writer = new GroupWriter<number>(
+      async (items) => {
+        writes.push(items);
+        if (items.includes(1)) return held;
+        throw new Error('answer lost');
+      },
+      10,
+      { splits: (error) => (error as Error).message !== 'answer lost' },
+    );
+    const results = [1, 2, 3].map((n) =>
+      writer.submit(n).then(
+        () => 'ok',
+        (error: Error) => error.message,
+      ),
+    );
+    hold();
+    expect(await Promise.all(results)).toEqual(['ok', 'answer lost', 'answer lost']);
+    expect(writes).toEqual([[1], [2, 3]]);
+  });
+
   it("gives each caller its item's result", async () => {
     const writer = new GroupWriter<number, string>(async (items) => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -57,7 +81,7 @@ describe('GroupWriter', () => {
 
   it('says when it is idle', async () => {
     const idle = jest.fn();
-    const writer = new GroupWriter<number>(async () => undefined, 10, idle);
+    const writer = new GroupWriter<number>(async () => undefined, 10, { onIdle: idle });
     await writer.submit(1);
     expect(idle).toHaveBeenCalledTimes(1);
   });

@@ -259,6 +259,182 @@ describe('operation writes', () => {
     );
   });
 
+  /** Each SQL statement the data source is given while `run` runs. */
+  async function statementsOf<T>(
+    run: () => Promise<T>,
+  ): Promise<{ result: T; statements: string[] }> {
+    const statements: string[] = [];
+    const realQuery = dataSource.query.bind(dataSource);
+    const query = jest
+      .spyOn(dataSource, 'query')
+      .mockImplementation((sql: string, parameters?: unknown[]) => {
+        statements.push(sql);
+        return realQuery(sql, parameters);
+      });
+    try {
+      return { result: await run(), statements };
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  it('stores many operations with their metadata documents in one statement, or none', async () => {
+    const hosted = (name: string) => ({
+      id: randomUUID(),
+      accountId,
+      document: { name },
+      createdAt: new Date(),
+    });
+    const [first, second] = [hosted('First'), hosted('Second')];
+    const entries = [
+      {
+        operation: { ...operationRow({ kind: 'nft.mint' } as AssetIntent), metadataId: first.id },
+        metadata: first,
+      },
+      { operation: operationRow({ kind: 'token.mint' } as AssetIntent) },
+      {
+        operation: { ...operationRow({ kind: 'nft.mint' } as AssetIntent), metadataId: second.id },
+        metadata: second,
+      },
+    ];
+    const { statements } = await statementsOf(() => operations.insertMany(entries));
+    expect(statements).toHaveLength(1);
+    for (const { operation } of entries) {
+      expect((await operations.findById(operation.id))?.metadataId).toBe(operation.metadataId);
+    }
+    // Inserted events in the entries' order, numbered on without a gap.
+    const events = await dataSource.query<{ operation_id: string; seq: string }[]>(
+      `SELECT operation_id, seq FROM account_events WHERE operation_id = ANY($1::uuid[]) ORDER BY seq`,
+      [entries.map(({ operation }) => operation.id)],
+    );
+    expect(events.map((event) => event.operation_id)).toEqual(
+      entries.map(({ operation }) => operation.id),
+    );
+    const seqs = events.map((event) => Number(event.seq));
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
+
+    // A document id taken already fails the statement: none of its operations is stored.
+    const again = [
+      { operation: operationRow({ kind: 'token.mint' } as AssetIntent) },
+      {
+        operation: { ...operationRow({ kind: 'nft.mint' } as AssetIntent), metadataId: first.id },
+        metadata: first,
+      },
+    ];
+    await expect(operations.insertMany(again)).rejects.toThrow(/duplicate key/);
+    for (const { operation } of again) expect(await operations.findById(operation.id)).toBeNull();
+  });
+
+  describe('confirmMany', () => {
+    const confirmedEvents = (ids: string[]) =>
+      dataSource.query<{ operation_id: string; seq: string }[]>(
+        `SELECT operation_id, seq FROM account_events
+         WHERE operation_id = ANY($1::uuid[]) AND type = 'operation.confirmed' ORDER BY seq`,
+        [ids],
+      );
+
+    it('confirms many operations with their rows in one statement, and tells which it confirmed', async () => {
+      const mints = await Promise.all(
+        ['10', '11', '12'].map(() => newOperation({ kind: 'nft.mint' } as AssetIntent)),
+      );
+      const tokenMint = await newOperation({ kind: 'token.mint' } as AssetIntent);
+      const create = await newOperation({ kind: 'nft.create' } as AssetIntent);
+      // The third mint settled before, alone: in the group it writes nothing, not even its item.
+      expect(await settlements.confirm(mints[2].id, { tokenId: '12' }, { kind: 'none' })).toBe(
+        true,
+      );
+      const collection = randomUUID();
+      const { result: results, statements } = await statementsOf(() =>
+        settlements.confirmMany([
+          ...mints.map((mint, i) => ({
+            id: mint.id,
+            result: { mintAddress: '0xc0ffee', tokenId: `1${i}` },
+            write: { kind: 'insert-item' as const, row: item(mint.id, `1${i}`) },
+          })),
+          { id: tokenMint.id, result: {}, write: { kind: 'none' } },
+          {
+            id: create.id,
+            result: { mintAddress: '0xbeef' },
+            write: {
+              kind: 'insert-asset',
+              row: {
+                id: collection,
+                accountId,
+                kind: 'collection',
+                network: 'base',
+                chainKey: 'evm:31337',
+                address: '0xbeef',
+                owner: '0xowner',
+                name: 'Grouped',
+                symbol: 'GRP',
+                decimals: 0,
+                metadataId: null,
+                metadataUri: null,
+                details: {},
+                operationId: create.id,
+                createdAt: new Date(),
+              },
+            },
+          },
+        ]),
+      );
+      expect(statements).toHaveLength(1);
+      expect(results).toEqual([true, true, false, true, true]);
+
+      for (const [i, mint] of mints.slice(0, 2).entries()) {
+        expect(await operations.findById(mint.id)).toMatchObject({
+          status: 'confirmed',
+          result: { mintAddress: '0xc0ffee', tokenId: `1${i}` },
+        });
+        expect(await items(`1${i}`)).toHaveLength(1);
+      }
+      expect((await operations.findById(mints[2].id))!.result).toEqual({ tokenId: '12' });
+      expect(await items('12')).toEqual([]);
+      expect((await operations.findById(tokenMint.id))!.status).toBe('confirmed');
+      const [asset] = await dataSource.query<{ address: string }[]>(
+        'SELECT address FROM assets WHERE id = $1',
+        [collection],
+      );
+      expect(asset.address).toBe('0xbeef');
+
+      // One event each, numbered on from the account's last without a gap.
+      const grouped = [mints[0], mints[1], tokenMint, create].map((operation) => operation.id);
+      const events = await confirmedEvents(grouped);
+      expect(events.map((event) => event.operation_id).sort()).toEqual([...grouped].sort());
+      const seqs = events.map((event) => Number(event.seq));
+      expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
+      const [{ last }] = await dataSource.query<{ last: string }[]>(
+        'SELECT max(seq) AS last FROM account_events WHERE account_id = $1',
+        [accountId],
+      );
+      expect(Number(last)).toBe(seqs[seqs.length - 1]);
+    });
+
+    it('writes none of the group when one of its rows cannot be written', async () => {
+      const [fine, clash] = await Promise.all(
+        [0, 1].map(() => newOperation({ kind: 'nft.mint' } as AssetIntent)),
+      );
+      await expect(
+        settlements.confirmMany([
+          {
+            id: fine.id,
+            result: { tokenId: '20' },
+            write: { kind: 'insert-item', row: item(fine.id, '20') },
+          },
+          // Token id 1 exists already.
+          {
+            id: clash.id,
+            result: { tokenId: '1' },
+            write: { kind: 'insert-item', row: item(clash.id, '1') },
+          },
+        ]),
+      ).rejects.toThrow(/duplicate key/);
+      expect((await operations.findById(fine.id))!.status).toBe('submitted');
+      expect((await operations.findById(clash.id))!.status).toBe('submitted');
+      expect(await items('20')).toEqual([]);
+    });
+  });
+
   it('stores an operation with its metadata document, or neither', async () => {
     const document = {
       id: randomUUID(),

@@ -51,13 +51,15 @@ export function insertParts<T extends ObjectLiteral>(
 
 /**
  * Many entity rows in one INSERT: each column's values as one typed array parameter, unnested
- * (one statement and a few parameters, however many rows).
+ * (one statement and a few parameters, however many rows). `where`: only the rows it holds for,
+ * a condition on their columns by name as `r."column_name"`.
  */
 export function insertManyStatement<T extends ObjectLiteral>(
   dataSource: DataSource,
   entity: EntityTarget<T>,
   rows: T[],
   params: unknown[],
+  where?: string,
 ): string {
   const metadata = dataSource.getMetadata(entity);
   const driver = dataSource.driver;
@@ -76,6 +78,11 @@ export function insertManyStatement<T extends ObjectLiteral>(
     columns.push(`"${column.databaseName}"`);
     arrays.push(`$${params.length}::${driver.normalizeType(column)}[]`);
   }
-  return `INSERT INTO "${metadata.tableName}" (${columns.join(', ')})
-    SELECT * FROM unnest(${arrays.join(', ')})`;
+  const names = columns.join(', ');
+  const source = `unnest(${arrays.join(', ')})`;
+  return where
+    ? `INSERT INTO "${metadata.tableName}" (${names})
+    SELECT * FROM ${source} AS r(${names}) WHERE ${where}`
+    : `INSERT INTO "${metadata.tableName}" (${names})
+    SELECT * FROM ${source}`;
 }

@@ -10,7 +10,7 @@ import {
 import type { ConcreteNetwork } from '@app/config';
 import { MetadataDocumentEntity, OperationEntity } from '../entities';
 import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
-import { insertParts } from './insert-statement';
+import { insertManyStatement, insertParts } from './insert-statement';
 import { CARRIER_JOIN, SHOWN_STATUS, SHOWN_TX_HASH, withCarrierState } from './carrier-state';
 import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { entityReader, type EntityReader } from './entity-reader';
@@ -102,7 +102,27 @@ export class OperationRepository {
     await managerOf(scope).query(sql, params);
   }
 
-  /** The operation with the bytes of the transaction it waits on (`signedTx`). */
+  /**
+   * Operations, each with its metadata document when it hosts one, in one statement outside any
+   * transaction: all or none.
+   */
+  async insertMany(
+    entries: { operation: OperationEntity; metadata?: MetadataDocumentEntity | null }[],
+  ): Promise<void> {
+    if (entries.length === 1) {
+      return this.insert(this.outsideTransaction(), entries[0].operation, entries[0].metadata);
+    }
+    const params: unknown[] = [];
+    const documents = entries.flatMap(({ metadata }) => (metadata ? [metadata] : []));
+    const documentsFirst =
+      documents.length > 0
+        ? `WITH documents AS (${insertManyStatement(this.dataSource, MetadataDocumentEntity, documents, params)}) `
+        : '';
+    const operations = entries.map(({ operation }) => operation);
+    const sql = `${documentsFirst}${insertManyStatement(this.dataSource, OperationEntity, operations, params)}`;
+    await this.dataSource.query(sql, params);
+  }
+
   /** The whole row and the bytes of its transaction: what the worker carries forward. */
   async findById(id: string): Promise<OperationEntity | null> {
     // Read before each run of every operation: raw, prepared once per connection.

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   AppError,
   BoundedCache,
+  KeyedGroupWriters,
   METRICS,
   boundedText,
   isCarrierIntent,
@@ -13,8 +14,10 @@ import {
   AssetRepository,
   OperationRepository,
   SettlementRepository,
+  confirmsInGroup,
   type AssetEntity,
   type AssetWrite,
+  type Confirmation,
   type OperationEntity,
   type WorkScope,
 } from '@app/database';
@@ -26,6 +29,8 @@ import { settledMessage, settlementOf } from './settlement';
 
 /** Node refusals and revert reasons can be long; the client gets at most this much of one. */
 const MAX_ERROR_MESSAGE = 500;
+/** An account's operations confirmed in one statement at most. */
+const MAX_CONFIRMATIONS_A_WRITE = 64;
 
 /**
  * The last step of an operation: its confirmation with the asset rows it produced, atomically
@@ -35,6 +40,15 @@ const MAX_ERROR_MESSAGE = 500;
 export class OperationSettler {
   private readonly logger = new Logger(OperationSettler.name);
   private readonly collections = new BoundedCache<AssetEntity>();
+  /**
+   * By account: confirmations that arrive while another of the account's is being written are
+   * written together (GroupWriter), in one statement. An account's confirmations each took its
+   * event lock in turn, one commit apiece, while the rest waited on that lock anyway.
+   */
+  private readonly confirmations = new KeyedGroupWriters<Confirmation, boolean>(
+    (_account, confirmations) => this.settlements.confirmMany(confirmations),
+    MAX_CONFIRMATIONS_A_WRITE,
+  );
 
   constructor(
     private readonly operations: OperationRepository,
@@ -56,7 +70,10 @@ export class OperationSettler {
     }
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
-    const confirmed = await this.settlements.confirm(operation.id, outcome, write, landedTxHash);
+    const confirmation = { id: operation.id, result: outcome, write, landedTxHash };
+    const confirmed = confirmsInGroup(write)
+      ? await this.confirmations.submit(operation.accountId, confirmation)
+      : await this.settlements.confirm(operation.id, outcome, write, landedTxHash);
     const txHash = landedTxHash ?? operation.txHash;
     await this.announce(
       operation.id,

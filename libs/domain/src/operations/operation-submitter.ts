@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { METRICS, boundedText, newId, type AssetIntent } from '@app/common';
+import { KeyedGroupWriters, METRICS, boundedText, newId, type AssetIntent } from '@app/common';
 import type { NetworkDefinition } from '@app/chains';
 import {
   IdempotencyRepository,
   OperationRepository,
+  isDatabaseUnavailable,
   newQueuedOperation,
   type AssetDetails,
   type MetadataDocumentEntity,
@@ -39,11 +40,19 @@ export interface Submitted {
   enqueued: boolean;
 }
 
+interface NewOperation {
+  operation: OperationEntity;
+  metadata?: MetadataDocumentEntity;
+}
+
 export interface IdempotencyRequest {
   key: string;
   /** Method, path and body of the request: the same key with another request is a 409. */
   fingerprint: unknown;
 }
+
+/** An account's operations (without an idempotency key) stored in one statement at most. */
+const MAX_INSERTS_A_WRITE = 64;
 
 /**
  * Accepts a write: the operation row and its idempotency key in one Postgres transaction, then
@@ -52,6 +61,17 @@ export interface IdempotencyRequest {
 @Injectable()
 export class OperationSubmitter {
   private readonly logger = new Logger(OperationSubmitter.name);
+  /**
+   * By account: operations that arrive while another of the account's is being stored are
+   * stored together (GroupWriter), in one statement, one turn of its event lock and one commit.
+   * A group cut off from Postgres is not stored again item by item, which could store one twice:
+   * each request finds out what landed (storeThroughCut).
+   */
+  private readonly inserts = new KeyedGroupWriters<NewOperation>(
+    (_account, entries) => this.operations.insertMany(entries),
+    MAX_INSERTS_A_WRITE,
+    { splits: (error) => !isDatabaseUnavailable(error) },
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -95,11 +115,7 @@ export class OperationSubmitter {
       // One statement (with its metadata document): atomic without a transaction.
       await storeThroughCut(
         () =>
-          this.operations.insert(
-            this.operations.outsideTransaction(),
-            operation,
-            submission.metadata,
-          ),
+          this.inserts.submit(operation.accountId, { operation, metadata: submission.metadata }),
         undefined,
         readBack,
         stored,

@@ -13,7 +13,8 @@
  *   BENCH_MINT_FAMILIES=evm,solana; BENCH_PG_STATEMENTS=1 runs on a Postgres of its own that
  *   preloads pg_stat_statements, to count statements, as `npm run capacity` does;
  *   BENCH_WAL_BY_RELATION=1 prints where the WAL went, by table and index, from pg_walinspect:
- *   its BENCH_WAL_TOP=20 largest shares)
+ *   its BENCH_WAL_TOP=20 largest shares; BENCH_IDEMPOTENCY_KEYS=1 sends each mint with an
+ *   Idempotency-Key of its own, as a careful client does)
  */
 import { Client } from 'pg';
 import { startOwnPostgres } from '@test/support/own-postgres';
@@ -135,12 +136,15 @@ async function measure(family: Family, mints: number, inFlight: number): Promise
   }
 }
 
+const WITH_KEYS = process.env.BENCH_IDEMPOTENCY_KEYS === '1';
+
 /** One synchronous mint: it must answer confirmed. */
 async function syncMint(load: LoadClient, collection: string, i: number): Promise<void> {
-  const answer = await load.post(`/nfts/${collection}/mint`, {
-    name: `Cost ${i}`,
-    images: [IMAGE],
-  });
+  const answer = await load.post(
+    `/nfts/${collection}/mint`,
+    { name: `Cost ${i}`, images: [IMAGE] },
+    WITH_KEYS ? { 'idempotency-key': `cost-${collection}-${i}` } : {},
+  );
   if (answer.status !== 200 || answer.body.data?.status !== 'confirmed') {
     throw new Error(`mint ${i}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
   }

@@ -325,6 +325,89 @@ describe('operation writes', () => {
     for (const { operation } of again) expect(await operations.findById(operation.id)).toBeNull();
   });
 
+  describe('insertClaimingKey', () => {
+    const keyOf = (operation: OperationEntity, key: string, createdAt = operation.createdAt) => ({
+      accountId,
+      key,
+      requestHash: `hash of ${operation.id}`,
+      operationId: operation.id,
+      batchId: null,
+      createdAt,
+    });
+    const keyRow = (key: string) =>
+      dataSource.query<{ operation_id: string; request_hash: string }[]>(
+        'SELECT operation_id, request_hash FROM idempotency_keys WHERE account_id = $1 AND key = $2',
+        [accountId, key],
+      );
+    const windowStart = (operation: OperationEntity) =>
+      new Date(operation.createdAt.getTime() - 24 * 3600_000);
+
+    it('stores the operation, its document and its key in one statement, or nothing while the key is held', async () => {
+      const key = `k-${randomUUID()}`;
+      const document = {
+        id: randomUUID(),
+        accountId,
+        document: { name: 'Keyed' },
+        createdAt: new Date(),
+      };
+      const first = {
+        ...operationRow({ kind: 'nft.mint' } as AssetIntent),
+        metadataId: document.id,
+      };
+      const { result: claimed, statements } = await statementsOf(() =>
+        operations.insertClaimingKey(first, document, keyOf(first, key), windowStart(first)),
+      );
+      expect(claimed).toBe(true);
+      expect(statements).toHaveLength(1);
+      expect((await operations.findById(first.id))?.metadataId).toBe(document.id);
+      expect(await keyRow(key)).toEqual([
+        { operation_id: first.id, request_hash: `hash of ${first.id}` },
+      ]);
+
+      const second = operationRow({ kind: 'token.mint' } as AssetIntent);
+      expect(
+        await operations.insertClaimingKey(second, null, keyOf(second, key), windowStart(second)),
+      ).toBe(false);
+      expect(await operations.findById(second.id)).toBeNull();
+      expect((await keyRow(key))[0].operation_id).toBe(first.id);
+    });
+
+    it('takes over a key claimed before the retention window', async () => {
+      const key = `k-${randomUUID()}`;
+      const old = operationRow({ kind: 'token.mint' } as AssetIntent);
+      const longAgo = new Date(Date.now() - 48 * 3600_000);
+      expect(
+        await operations.insertClaimingKey(old, null, keyOf(old, key, longAgo), new Date(0)),
+      ).toBe(true);
+      const fresh = operationRow({ kind: 'token.mint' } as AssetIntent);
+      expect(
+        await operations.insertClaimingKey(fresh, null, keyOf(fresh, key), windowStart(fresh)),
+      ).toBe(true);
+      expect(await keyRow(key)).toEqual([
+        { operation_id: fresh.id, request_hash: `hash of ${fresh.id}` },
+      ]);
+      expect(await operations.findById(old.id)).not.toBeNull();
+    });
+
+    it('lets one of four requests racing with one key store its operation', async () => {
+      const key = `k-${randomUUID()}`;
+      const racers = [0, 1, 2, 3].map(() => operationRow({ kind: 'token.mint' } as AssetIntent));
+      const claims = await Promise.all(
+        racers.map((racer) =>
+          operations.insertClaimingKey(racer, null, keyOf(racer, key), windowStart(racer)),
+        ),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const winner = racers[claims.indexOf(true)];
+      expect((await keyRow(key))[0].operation_id).toBe(winner.id);
+      for (const racer of racers) {
+        expect(await operations.findById(racer.id)).toEqual(
+          racer === winner ? expect.anything() : null,
+        );
+      }
+    });
+  });
+
   describe('confirmMany', () => {
     const confirmedEvents = (ids: string[]) =>
       dataSource.query<{ operation_id: string; seq: string }[]>(

@@ -8,7 +8,7 @@ import {
   type OperationStatus,
 } from '@app/common';
 import type { ConcreteNetwork } from '@app/config';
-import { MetadataDocumentEntity, OperationEntity } from '../entities';
+import { IdempotencyKeyEntity, MetadataDocumentEntity, OperationEntity } from '../entities';
 import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 import { insertManyStatement, insertParts } from './insert-statement';
 import { CARRIER_JOIN, SHOWN_STATUS, SHOWN_TX_HASH, withCarrierState } from './carrier-state';
@@ -100,6 +100,40 @@ export class OperationRepository {
         ${sql}`;
     }
     await managerOf(scope).query(sql, params);
+  }
+
+  /**
+   * The operation (with its metadata document) and its Idempotency-Key, in one statement: both,
+   * or neither when a live earlier request holds the key (false). A key claimed before
+   * `notBefore` is past its retention window and taken over. A request with the key still in
+   * flight is waited for: its commit leaves the key held, its rollback frees it.
+   */
+  async insertClaimingKey(
+    operation: OperationEntity,
+    metadata: MetadataDocumentEntity | null | undefined,
+    key: IdempotencyKeyEntity,
+    notBefore: Date,
+  ): Promise<boolean> {
+    const params: unknown[] = [notBefore];
+    const claim = insertParts(this.dataSource, IdempotencyKeyEntity, key, params);
+    const row = insertParts(this.dataSource, OperationEntity, operation, params);
+    const document = metadata
+      ? insertParts(this.dataSource, MetadataDocumentEntity, metadata, params)
+      : null;
+    const documentToo = document
+      ? `, document AS (INSERT INTO "${document.table}" (${document.columns})
+          SELECT ${document.values} FROM claimed)`
+      : '';
+    const sql = `WITH claimed AS (
+        INSERT INTO "${claim.table}" (${claim.columns}) VALUES (${claim.values})
+        ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
+          operation_id = EXCLUDED.operation_id, batch_id = EXCLUDED.batch_id,
+          created_at = EXCLUDED.created_at
+        WHERE "${claim.table}".created_at < $1
+        RETURNING 1)${documentToo}
+      INSERT INTO "${row.table}" (${row.columns}) SELECT ${row.values} FROM claimed RETURNING 1`;
+    const stored: unknown[] = await this.dataSource.query(sql, params);
+    return stored.length === 1;
   }
 
   /**

@@ -41,24 +41,24 @@ function submitterOver(options: { enqueue?: () => Promise<void> } = {}) {
   const live = (entry: IdempotencyKeyEntity | undefined, notBefore: Date) =>
     entry && entry.createdAt >= notBefore ? entry : null;
   const operations = {
-    outsideTransaction: () => ({}),
-    insert: jest.fn(async (_scope: unknown, operation: OperationEntity) => {
-      rows.set(operation.id, operation);
-    }),
-    findById: async (id: string) => rows.get(id) ?? null,
-  };
-  const idempotency = {
-    claimWith: async (
+    insertMany: async (entries: { operation: OperationEntity }[]) => {
+      for (const { operation } of entries) rows.set(operation.id, operation);
+    },
+    insertClaimingKey: async (
+      operation: OperationEntity,
+      _metadata: unknown,
       entry: IdempotencyKeyEntity,
       notBefore: Date,
-      write: (scope: unknown) => Promise<void>,
     ) => {
       const at = `${entry.accountId}|${entry.key}`;
       if (live(keys.get(at), notBefore)) return false;
-      await write({});
+      rows.set(operation.id, operation);
       keys.set(at, entry);
       return true;
     },
+    findById: async (id: string) => rows.get(id) ?? null,
+  };
+  const idempotency = {
     find: async (accountId: string, key: string, notBefore: Date) =>
       live(keys.get(`${accountId}|${key}`), notBefore),
   };

@@ -141,7 +141,7 @@ export class OperationSubmitter {
   }
 
   /**
-   * The operation and its key in one transaction; when an earlier request holds the key, nothing
+   * The operation and its key in one statement; when an earlier request holds the key, nothing
    * is written and that request's operation is returned.
    */
   private async insertClaimingKey(
@@ -154,16 +154,18 @@ export class OperationSubmitter {
       operation.createdAt,
       this.config.operations.idempotencyTtlHours,
     );
-    const claimed = await this.idempotency.claimWith(
+    const claimed = await this.operations.insertClaimingKey(
+      operation,
+      submission.metadata,
       {
         accountId: submission.accountId,
         key: idempotency.key,
         requestHash,
         operationId: operation.id,
+        batchId: null,
         createdAt: operation.createdAt,
       },
       notBefore,
-      (scope) => this.operations.insert(scope, operation, submission.metadata),
     );
     if (claimed) return null;
     return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);

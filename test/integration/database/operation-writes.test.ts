@@ -325,68 +325,118 @@ describe('operation writes', () => {
     for (const { operation } of again) expect(await operations.findById(operation.id)).toBeNull();
   });
 
-  describe('insertClaimingKey', () => {
-    const keyOf = (operation: OperationEntity, key: string, createdAt = operation.createdAt) => ({
-      accountId,
-      key,
-      requestHash: `hash of ${operation.id}`,
-      operationId: operation.id,
-      batchId: null,
-      createdAt,
+  describe('insertMany with Idempotency-Keys', () => {
+    const DAY_MS = 24 * 3600_000;
+    const claimOf = (operation: OperationEntity, key: string, createdAt = operation.createdAt) => ({
+      key: {
+        accountId,
+        key,
+        requestHash: `hash of ${operation.id}`,
+        operationId: operation.id,
+        batchId: null,
+        createdAt,
+      },
+      retentionMs: DAY_MS,
     });
     const keyRow = (key: string) =>
       dataSource.query<{ operation_id: string; request_hash: string }[]>(
         'SELECT operation_id, request_hash FROM idempotency_keys WHERE account_id = $1 AND key = $2',
         [accountId, key],
       );
-    const windowStart = (operation: OperationEntity) =>
-      new Date(operation.createdAt.getTime() - 24 * 3600_000);
+    const hosted = () => ({
+      id: randomUUID(),
+      accountId,
+      document: { name: 'Keyed' },
+      createdAt: new Date(),
+    });
+    const mintHosting = (document: { id: string }) => ({
+      ...operationRow({ kind: 'nft.mint' } as AssetIntent),
+      metadataId: document.id,
+    });
+    const documentStored = async (id: string) =>
+      (await dataSource.query('SELECT 1 FROM metadata_documents WHERE id = $1', [id])).length === 1;
 
-    it('stores the operation, its document and its key in one statement, or nothing while the key is held', async () => {
+    it('stores an operation alone with its document and key in one statement, or nothing while the key is held', async () => {
       const key = `k-${randomUUID()}`;
-      const document = {
-        id: randomUUID(),
-        accountId,
-        document: { name: 'Keyed' },
-        createdAt: new Date(),
-      };
-      const first = {
-        ...operationRow({ kind: 'nft.mint' } as AssetIntent),
-        metadataId: document.id,
-      };
-      const { result: claimed, statements } = await statementsOf(() =>
-        operations.insertClaimingKey(first, document, keyOf(first, key), windowStart(first)),
+      const document = hosted();
+      const first = mintHosting(document);
+      const { result, statements } = await statementsOf(() =>
+        operations.insertMany([
+          { operation: first, metadata: document, claim: claimOf(first, key) },
+        ]),
       );
-      expect(claimed).toBe(true);
+      expect(result).toEqual([true]);
       expect(statements).toHaveLength(1);
       expect((await operations.findById(first.id))?.metadataId).toBe(document.id);
       expect(await keyRow(key)).toEqual([
         { operation_id: first.id, request_hash: `hash of ${first.id}` },
       ]);
 
-      const second = operationRow({ kind: 'token.mint' } as AssetIntent);
+      const secondDocument = hosted();
+      const second = mintHosting(secondDocument);
       expect(
-        await operations.insertClaimingKey(second, null, keyOf(second, key), windowStart(second)),
-      ).toBe(false);
+        await operations.insertMany([
+          { operation: second, metadata: secondDocument, claim: claimOf(second, key) },
+        ]),
+      ).toEqual([false]);
       expect(await operations.findById(second.id)).toBeNull();
+      expect(await documentStored(secondDocument.id)).toBe(false);
       expect((await keyRow(key))[0].operation_id).toBe(first.id);
     });
 
-    it('takes over a key claimed before the retention window', async () => {
-      const key = `k-${randomUUID()}`;
-      const old = operationRow({ kind: 'token.mint' } as AssetIntent);
-      const longAgo = new Date(Date.now() - 48 * 3600_000);
+    it('stores a group in one statement: each keyed one only with its key, a key past its window taken over', async () => {
+      const [held, expired, fresh] = [0, 1, 2].map(() => `k-${randomUUID()}`);
+      const earlier = operationRow({ kind: 'token.mint' } as AssetIntent);
+      const longAgo = operationRow({ kind: 'token.mint' } as AssetIntent);
       expect(
-        await operations.insertClaimingKey(old, null, keyOf(old, key, longAgo), new Date(0)),
-      ).toBe(true);
-      const fresh = operationRow({ kind: 'token.mint' } as AssetIntent);
-      expect(
-        await operations.insertClaimingKey(fresh, null, keyOf(fresh, key), windowStart(fresh)),
-      ).toBe(true);
-      expect(await keyRow(key)).toEqual([
-        { operation_id: fresh.id, request_hash: `hash of ${fresh.id}` },
+        await operations.insertMany([
+          { operation: earlier, claim: claimOf(earlier, held) },
+          {
+            operation: longAgo,
+            claim: claimOf(longAgo, expired, new Date(Date.now() - 2 * DAY_MS)),
+          },
+        ]),
+      ).toEqual([true, true]);
+
+      const documents = [hosted(), hosted(), hosted()];
+      const unkeyed = mintHosting(documents[0]);
+      const refused = mintHosting(documents[1]);
+      const takesOver = operationRow({ kind: 'token.mint' } as AssetIntent);
+      const claims = mintHosting(documents[2]);
+      const { result, statements } = await statementsOf(() =>
+        operations.insertMany([
+          { operation: unkeyed, metadata: documents[0] },
+          { operation: refused, metadata: documents[1], claim: claimOf(refused, held) },
+          { operation: takesOver, claim: claimOf(takesOver, expired) },
+          { operation: claims, metadata: documents[2], claim: claimOf(claims, fresh) },
+        ]),
+      );
+      expect(statements).toHaveLength(1);
+      expect(result).toEqual([true, false, true, true]);
+      for (const operation of [unkeyed, takesOver, claims]) {
+        expect(await operations.findById(operation.id)).not.toBeNull();
+      }
+      expect(await operations.findById(refused.id)).toBeNull();
+      expect(await Promise.all(documents.map((document) => documentStored(document.id)))).toEqual([
+        true,
+        false,
+        true,
       ]);
-      expect(await operations.findById(old.id)).not.toBeNull();
+      expect((await keyRow(held))[0].operation_id).toBe(earlier.id);
+      expect((await keyRow(expired))[0].operation_id).toBe(takesOver.id);
+      expect((await keyRow(fresh))[0].operation_id).toBe(claims.id);
+    });
+
+    it('refuses a group claiming one key twice, writing nothing (its caller then writes each alone)', async () => {
+      const key = `k-${randomUUID()}`;
+      const twins = [0, 1].map(() => operationRow({ kind: 'token.mint' } as AssetIntent));
+      await expect(
+        operations.insertMany(
+          twins.map((twin) => ({ operation: twin, claim: claimOf(twin, key) })),
+        ),
+      ).rejects.toThrow(/cannot affect row a second time/);
+      for (const twin of twins) expect(await operations.findById(twin.id)).toBeNull();
+      expect(await keyRow(key)).toEqual([]);
     });
 
     it('lets one of four requests racing with one key store its operation', async () => {
@@ -394,11 +444,11 @@ describe('operation writes', () => {
       const racers = [0, 1, 2, 3].map(() => operationRow({ kind: 'token.mint' } as AssetIntent));
       const claims = await Promise.all(
         racers.map((racer) =>
-          operations.insertClaimingKey(racer, null, keyOf(racer, key), windowStart(racer)),
+          operations.insertMany([{ operation: racer, claim: claimOf(racer, key) }]),
         ),
       );
-      expect(claims.filter(Boolean)).toHaveLength(1);
-      const winner = racers[claims.indexOf(true)];
+      expect(claims.flat().filter(Boolean)).toHaveLength(1);
+      const winner = racers[claims.flat().indexOf(true)];
       expect((await keyRow(key))[0].operation_id).toBe(winner.id);
       for (const racer of racers) {
         expect(await operations.findById(racer.id)).toEqual(

@@ -73,6 +73,24 @@ const UNSETTLED_AMONG = {
 };
 
 /** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
+/**
+ * An Idempotency-Key's claim meeting an entry of the key: it is taken over when that entry is
+ * older than the new one by more than the retention window (`retention`, an interval parameter);
+ * otherwise nothing is written (and nothing returned).
+ */
+const TAKING_AN_EXPIRED_KEY = (retention: string) => `
+  ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
+    operation_id = EXCLUDED.operation_id, batch_id = EXCLUDED.batch_id,
+    created_at = EXCLUDED.created_at
+  WHERE idempotency_keys.created_at < EXCLUDED.created_at - ${retention}::interval`;
+
+/** An operation to store: its hosted metadata document, and the Idempotency-Key it claims. */
+export interface NewOperationRow {
+  operation: OperationEntity;
+  metadata?: MetadataDocumentEntity | null;
+  claim?: { key: IdempotencyKeyEntity; retentionMs: number };
+}
+
 @Injectable()
 export class OperationRepository {
   private operationReader?: EntityReader<OperationEntity>;
@@ -103,19 +121,71 @@ export class OperationRepository {
   }
 
   /**
-   * The operation (with its metadata document) and its Idempotency-Key, in one statement: both,
-   * or neither when a live earlier request holds the key (false). A key claimed before
-   * `notBefore` is past its retention window and taken over. A request with the key still in
-   * flight is waited for: its commit leaves the key held, its rollback frees it.
+   * Operations, each with its metadata document when it hosts one, in one statement outside any
+   * transaction. One with a `claim` is stored only with its Idempotency-Key: when a live earlier
+   * request holds the key, neither is written (false). A key claimed more than `retentionMs`
+   * before the new request (the entry's `createdAt`) is past its window and taken over. A request
+   * with the key still in flight is waited for: its commit leaves the key held, its rollback
+   * frees it. All or none otherwise: one row that cannot be written fails the statement.
    */
-  async insertClaimingKey(
-    operation: OperationEntity,
-    metadata: MetadataDocumentEntity | null | undefined,
-    key: IdempotencyKeyEntity,
-    notBefore: Date,
-  ): Promise<boolean> {
-    const params: unknown[] = [notBefore];
-    const claim = insertParts(this.dataSource, IdempotencyKeyEntity, key, params);
+  async insertMany(entries: NewOperationRow[]): Promise<boolean[]> {
+    if (entries.length === 1) return [await this.insertAlone(entries[0])];
+    const params: unknown[] = [];
+    const claims = entries.flatMap(({ claim }) => (claim ? [claim] : []));
+    const ctes: string[] = [];
+    // Whether the operation `id` is stored: unclaimed ($1), or its key claimed.
+    let storedIf = (_id: string) => 'TRUE';
+    if (claims.length > 0) {
+      const retentionMs = new Set(claims.map((claim) => claim.retentionMs));
+      if (retentionMs.size > 1) throw new Error('One retention window a statement');
+      params.push(
+        entries.filter(({ claim }) => !claim).map(({ operation }) => operation.id),
+        `${claims[0].retentionMs} milliseconds`,
+      );
+      storedIf = (id) => `(${id} = ANY($1::uuid[]) OR ${id} IN (SELECT operation_id FROM claimed))`;
+      const keys = claims.map(({ key }) => key);
+      const claim = insertManyStatement(this.dataSource, IdempotencyKeyEntity, keys, params);
+      ctes.push(`claimed AS (${claim} ${TAKING_AN_EXPIRED_KEY('$2')} RETURNING operation_id)`);
+    }
+    const hosting = entries.filter(({ metadata }) => metadata);
+    if (hosting.length > 0) {
+      // Each document is stored with the operation hosting it.
+      params.push(
+        hosting.map(({ operation }) => operation.id),
+        hosting.map(({ metadata }) => metadata!.id),
+      );
+      const [owners, ids] = [`$${params.length - 1}::uuid[]`, `$${params.length}::uuid[]`];
+      const documents = insertManyStatement(
+        this.dataSource,
+        MetadataDocumentEntity,
+        hosting.map(({ metadata }) => metadata!),
+        params,
+        `r."id" IN (SELECT o.document FROM unnest(${owners}, ${ids}) AS o(operation_id, document)
+           WHERE ${storedIf('o.operation_id')})`,
+      );
+      ctes.push(`documents AS (${documents})`);
+    }
+    const operations = insertManyStatement(
+      this.dataSource,
+      OperationEntity,
+      entries.map(({ operation }) => operation),
+      params,
+      storedIf('r."id"'),
+    );
+    const sql = `${ctes.length ? `WITH ${ctes.join(', ')} ` : ''}${operations} RETURNING id`;
+    const rows: { id: string }[] = await this.dataSource.query(sql, params);
+    const written = new Set(rows.map((row) => row.id));
+    return entries.map(({ operation }) => written.has(operation.id));
+  }
+
+  /** One entry of `insertMany`, its values given as they are: the statement of a request alone. */
+  private async insertAlone({ operation, metadata, claim }: NewOperationRow): Promise<boolean> {
+    if (!claim) {
+      await this.insert(this.outsideTransaction(), operation, metadata);
+      return true;
+    }
+    const params: unknown[] = [`${claim.retentionMs} milliseconds`];
+    const key = insertParts(this.dataSource, IdempotencyKeyEntity, claim.key, params);
     const row = insertParts(this.dataSource, OperationEntity, operation, params);
     const document = metadata
       ? insertParts(this.dataSource, MetadataDocumentEntity, metadata, params)
@@ -125,36 +195,11 @@ export class OperationRepository {
           SELECT ${document.values} FROM claimed)`
       : '';
     const sql = `WITH claimed AS (
-        INSERT INTO "${claim.table}" (${claim.columns}) VALUES (${claim.values})
-        ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
-          operation_id = EXCLUDED.operation_id, batch_id = EXCLUDED.batch_id,
-          created_at = EXCLUDED.created_at
-        WHERE "${claim.table}".created_at < $1
-        RETURNING 1)${documentToo}
+        INSERT INTO "${key.table}" (${key.columns}) VALUES (${key.values})
+        ${TAKING_AN_EXPIRED_KEY('$1')} RETURNING 1)${documentToo}
       INSERT INTO "${row.table}" (${row.columns}) SELECT ${row.values} FROM claimed RETURNING 1`;
     const stored: unknown[] = await this.dataSource.query(sql, params);
     return stored.length === 1;
-  }
-
-  /**
-   * Operations, each with its metadata document when it hosts one, in one statement outside any
-   * transaction: all or none.
-   */
-  async insertMany(
-    entries: { operation: OperationEntity; metadata?: MetadataDocumentEntity | null }[],
-  ): Promise<void> {
-    if (entries.length === 1) {
-      return this.insert(this.outsideTransaction(), entries[0].operation, entries[0].metadata);
-    }
-    const params: unknown[] = [];
-    const documents = entries.flatMap(({ metadata }) => (metadata ? [metadata] : []));
-    const documentsFirst =
-      documents.length > 0
-        ? `WITH documents AS (${insertManyStatement(this.dataSource, MetadataDocumentEntity, documents, params)}) `
-        : '';
-    const operations = entries.map(({ operation }) => operation);
-    const sql = `${documentsFirst}${insertManyStatement(this.dataSource, OperationEntity, operations, params)}`;
-    await this.dataSource.query(sql, params);
   }
 
   /** The whole row and the bytes of its transaction: what the worker carries forward. */

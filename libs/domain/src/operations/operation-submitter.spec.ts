@@ -4,6 +4,7 @@ import type { NetworkDefinition } from '@app/chains';
 import type {
   IdempotencyKeyEntity,
   IdempotencyRepository,
+  NewOperationRow,
   OperationEntity,
   OperationRepository,
 } from '@app/database';
@@ -41,21 +42,17 @@ function submitterOver(options: { enqueue?: () => Promise<void> } = {}) {
   const live = (entry: IdempotencyKeyEntity | undefined, notBefore: Date) =>
     entry && entry.createdAt >= notBefore ? entry : null;
   const operations = {
-    insertMany: async (entries: { operation: OperationEntity }[]) => {
-      for (const { operation } of entries) rows.set(operation.id, operation);
-    },
-    insertClaimingKey: async (
-      operation: OperationEntity,
-      _metadata: unknown,
-      entry: IdempotencyKeyEntity,
-      notBefore: Date,
-    ) => {
-      const at = `${entry.accountId}|${entry.key}`;
-      if (live(keys.get(at), notBefore)) return false;
-      rows.set(operation.id, operation);
-      keys.set(at, entry);
-      return true;
-    },
+    insertMany: async (entries: NewOperationRow[]) =>
+      entries.map(({ operation, claim }) => {
+        if (claim) {
+          const at = `${claim.key.accountId}|${claim.key.key}`;
+          const notBefore = new Date(claim.key.createdAt.getTime() - claim.retentionMs);
+          if (live(keys.get(at), notBefore)) return false;
+          keys.set(at, claim.key);
+        }
+        rows.set(operation.id, operation);
+        return true;
+      }),
     findById: async (id: string) => rows.get(id) ?? null,
   };
   const idempotency = {

@@ -9,6 +9,7 @@ import {
   newQueuedOperation,
   type AssetDetails,
   type MetadataDocumentEntity,
+  type NewOperationRow,
   type OperationEntity,
 } from '@app/database';
 import { OperationQueue } from '@app/queue';
@@ -40,18 +41,13 @@ export interface Submitted {
   enqueued: boolean;
 }
 
-interface NewOperation {
-  operation: OperationEntity;
-  metadata?: MetadataDocumentEntity;
-}
-
 export interface IdempotencyRequest {
   key: string;
   /** Method, path and body of the request: the same key with another request is a 409. */
   fingerprint: unknown;
 }
 
-/** An account's operations (without an idempotency key) stored in one statement at most. */
+/** An account's operations stored in one statement at most. */
 const MAX_INSERTS_A_WRITE = 64;
 
 /**
@@ -67,7 +63,7 @@ export class OperationSubmitter {
    * A group cut off from Postgres is not stored again item by item, which could store one twice:
    * each request finds out what landed (storeThroughCut).
    */
-  private readonly inserts = new KeyedGroupWriters<NewOperation>(
+  private readonly inserts = new KeyedGroupWriters<NewOperationRow, boolean>(
     (_account, entries) => this.operations.insertMany(entries),
     MAX_INSERTS_A_WRITE,
     { splits: (error) => !isDatabaseUnavailable(error) },
@@ -141,8 +137,9 @@ export class OperationSubmitter {
   }
 
   /**
-   * The operation and its key in one statement; when an earlier request holds the key, nothing
-   * is written and that request's operation is returned.
+   * The operation and its key in one statement (with other requests of the account, see
+   * `inserts`); when an earlier request holds the key, nothing is written and that request's
+   * operation is returned.
    */
   private async insertClaimingKey(
     operation: OperationEntity,
@@ -154,19 +151,19 @@ export class OperationSubmitter {
       operation.createdAt,
       this.config.operations.idempotencyTtlHours,
     );
-    const claimed = await this.operations.insertClaimingKey(
+    const key = {
+      accountId: submission.accountId,
+      key: idempotency.key,
+      requestHash,
+      operationId: operation.id,
+      batchId: null,
+      createdAt: operation.createdAt,
+    };
+    const claimed = await this.inserts.submit(operation.accountId, {
       operation,
-      submission.metadata,
-      {
-        accountId: submission.accountId,
-        key: idempotency.key,
-        requestHash,
-        operationId: operation.id,
-        batchId: null,
-        createdAt: operation.createdAt,
-      },
-      notBefore,
-    );
+      metadata: submission.metadata,
+      claim: { key, retentionMs: this.config.operations.idempotencyTtlHours * 3600_000 },
+    });
     if (claimed) return null;
     return this.replay(submission.accountId, idempotency.key, requestHash, notBefore);
   }

@@ -10,6 +10,7 @@ export * from './chains.module';
 export * from './evm/evm.adapter';
 export * from './evm/evm-fee-bump';
 export * from './evm/evm-refusal';
+export * from './evm/evm-receipt';
 export * from './evm/evm-inclusion-watcher';
 export * from './evm/evm-known-accounts';
 export * from './networks/network-definition';

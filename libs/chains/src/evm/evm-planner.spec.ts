@@ -1,14 +1,8 @@
-import {
-  Interface,
-  ZeroAddress,
-  getAddress,
-  makeError,
-  type JsonRpcProvider,
-  type TransactionReceipt,
-} from 'ethers';
+import { Interface, ZeroAddress, getAddress, makeError, type JsonRpcProvider } from 'ethers';
 import type { AssetIntent } from '@app/common';
 import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
 import { evmOutcome, lacksFunction, planEvmCall } from './evm-planner';
+import type { EvmReceipt } from './evm-receipt';
 
 const abi = new Interface(assetCollectionArtifact.abi);
 const tokenAbi = new Interface(assetTokenArtifact.abi);
@@ -23,8 +17,16 @@ function transfer(emitter: string, from: string, tokenId: bigint, to: string = A
   return { address: emitter, topics, data };
 }
 
-function receipt(logs: ReturnType<typeof transfer>[]): TransactionReceipt {
-  return { logs, contractAddress: null } as unknown as TransactionReceipt;
+/** A receipt as the node gives it: log emitters in lower case. */
+function receipt(logs: ReturnType<typeof transfer>[]): EvmReceipt {
+  return {
+    hash: '0x01',
+    blockNumber: 1,
+    blockHash: '0x02',
+    status: 1,
+    contractAddress: null,
+    logs: logs.map(({ address, topics }) => ({ address: address.toLowerCase(), topics })),
+  };
 }
 
 const mint: AssetIntent = {

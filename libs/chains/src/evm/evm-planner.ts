@@ -6,10 +6,10 @@ import {
   dataSlice,
   zeroPadValue,
   type JsonRpcProvider,
-  type TransactionReceipt,
 } from 'ethers';
 import { AppError, isCarrierIntent, type AssetIntent, type AssetOutcome } from '@app/common';
 import { assetCollectionArtifact, assetTokenArtifact } from './contracts/artifacts';
+import type { EvmReceipt } from './evm-receipt';
 import { revertToAppError } from './evm-revert';
 
 const token = new Interface(assetTokenArtifact.abi);
@@ -175,7 +175,7 @@ function encode(signer: string, intent: AssetIntent): { to: string | null; data:
 }
 
 /** What a successful receipt tells that the request could not: new addresses and token ids. */
-export function evmOutcome(intent: AssetIntent, receipt: TransactionReceipt): AssetOutcome {
+export function evmOutcome(intent: AssetIntent, receipt: EvmReceipt): AssetOutcome {
   switch (intent.kind) {
     case 'token.create':
     case 'nft.create':
@@ -223,7 +223,7 @@ const FROM_NOBODY = zeroPadValue(ZeroAddress, 32);
  */
 function mintsOf(
   collectionAddress: string,
-  receipt: TransactionReceipt,
+  receipt: EvmReceipt,
 ): { to: string; tokenId: string }[] {
   const emitter = collectionAddress.toLowerCase();
   const mints: { to: string; tokenId: string }[] = [];

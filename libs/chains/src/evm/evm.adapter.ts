@@ -7,7 +7,6 @@ import {
   getAddress,
   keccak256,
   parseEther,
-  type TransactionReceipt,
 } from 'ethers';
 import { AppError, METRICS, type AssetIntent } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
@@ -19,6 +18,7 @@ import { withMinimumTip } from './evm-fee-bump';
 import { classifyRefusal, type BroadcastResult } from './evm-refusal';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
+import { evmReceiptOf, type EvmReceipt, type RawEvmReceipt } from './evm-receipt';
 import type { EvmKey } from '../signers/wallet-keys';
 import { FailoverJsonRpcProvider, WrongChainError } from './failover-json-rpc.provider';
 
@@ -262,8 +262,15 @@ export class EvmAdapter implements ChainAdapter {
     });
   }
 
-  receipt(network: EvmNetworkDefinition, hash: string): Promise<TransactionReceipt | null> {
-    return this.call(network, this.provider(network).getTransactionReceipt(hash));
+  /** The transaction's receipt, or null while it is not mined (see evmReceiptOf). */
+  async receipt(network: EvmNetworkDefinition, hash: string): Promise<EvmReceipt | null> {
+    const raw = await this.call(
+      network,
+      this.provider(network).send('eth_getTransactionReceipt', [
+        hash,
+      ]) as Promise<RawEvmReceipt | null>,
+    );
+    return raw ? evmReceiptOf(raw) : null;
   }
 
   /** Why a mined transaction reverted: replays it at its block and maps the custom error. */
@@ -271,7 +278,7 @@ export class EvmAdapter implements ChainAdapter {
     network: EvmNetworkDefinition,
     signer: string,
     intent: AssetIntent,
-    receipt: TransactionReceipt,
+    receipt: EvmReceipt,
   ): Promise<AppError> {
     const tx = await this.call(network, this.provider(network).getTransaction(receipt.hash));
     try {

@@ -1,9 +1,8 @@
-import type { TransactionReceipt } from 'ethers';
-import type { EvmInclusionWatcher, EvmNetworkDefinition } from '@app/chains';
+import type { EvmInclusionWatcher, EvmNetworkDefinition, EvmReceipt } from '@app/chains';
 import { VersionWatch, type Landed } from './evm-version-watch';
 
 const NETWORK = { network: 'base' } as EvmNetworkDefinition;
-const MINED: Landed = { receipt: {} as TransactionReceipt, txHash: '0xa' };
+const MINED: Landed = { receipt: {} as EvmReceipt, txHash: '0xa' };
 
 /** A block scan whose watches are told (or not) as the test says, round by round. */
 function scan(told: boolean[]) {

@@ -1,4 +1,4 @@
-import type { TransactionReceipt } from 'ethers';
+import type { EvmReceipt } from '@app/chains';
 import type { EvmInclusionWatcher, EvmNetworkDefinition, InclusionWatch } from '@app/chains';
 
 /** Without news from the block scan, an operation asks for its receipts itself this often. */
@@ -6,7 +6,7 @@ const SAFETY_LOOK_MS = 10_000;
 
 /** The version of an operation's transaction that was mined, with its receipt. */
 export interface Landed {
-  receipt: TransactionReceipt;
+  receipt: EvmReceipt;
   txHash: string;
 }
 

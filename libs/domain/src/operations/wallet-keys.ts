@@ -20,6 +20,13 @@ import { SigningToken } from '../security/signing-token';
  */
 @Injectable()
 export class WalletKeys {
+  /**
+   * Reads of a wallet's row under way, by account and family: signings that ask at the same
+   * moment share one read (a Solana operation signs alone, each a read of its own otherwise: a
+   * quarter of a Solana mint's statements). Nothing is kept once the read is answered.
+   */
+  private readonly reading = new Map<string, Promise<ManagedWalletEntity | null>>();
+
   constructor(
     private readonly wallets: ManagedWalletRepository,
     private readonly secretBox: SecretBox,
@@ -53,7 +60,7 @@ export class WalletKeys {
     opened: (secret: Uint8Array, wallet: ManagedWalletEntity) => K,
     use: (key: K) => Promise<T>,
   ): Promise<T> {
-    const wallet = await this.wallets.findForAccount(accountId, family);
+    const wallet = await this.walletOf(accountId, family);
     if (!wallet) throw new Error(`Account ${accountId} has no managed ${family} wallet`);
     if (wallet.tokenKeyId) return use(held(wallet, wallet.tokenKeyId));
     const secret = openWalletSecret(this.secretBox, wallet);
@@ -62,6 +69,16 @@ export class WalletKeys {
     } finally {
       secret.fill(0);
     }
+  }
+
+  private walletOf(accountId: string, family: ChainFamily): Promise<ManagedWalletEntity | null> {
+    const key = `${accountId}|${family}`;
+    let read = this.reading.get(key);
+    if (!read) {
+      read = this.wallets.findForAccount(accountId, family).finally(() => this.reading.delete(key));
+      this.reading.set(key, read);
+    }
+    return read;
   }
 }
 

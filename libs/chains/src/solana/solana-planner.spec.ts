@@ -112,6 +112,38 @@ describe('planSolanaTransaction', () => {
     expect(priceOf(floored.instructions)).toBe(7_000);
   });
 
+  it("prices a new item by what its collection's every mint writes, not by its own new accounts", async () => {
+    const { adapter, calls } = chain([0, 4_000, 6_000, 9_000]);
+    const collection = Keypair.generate().publicKey;
+    const item = Keypair.generate().publicKey;
+    const planned = await planSolanaTransaction(
+      { ...adapter, rentOf: () => Promise.resolve(() => 1_000_000) } as unknown as SolanaAdapter,
+      network,
+      payer.toBase58(),
+      'op-item',
+      {
+        kind: 'nft.mint',
+        collection: collection.toBase58(),
+        recipient: recipient.toBase58(),
+        name: 'Item',
+        metadataUri: 'https://example.com/item.json',
+      },
+      item.toBase58(),
+      settings,
+    );
+    expect(calls.fees).toEqual([[payer, collection].map((key) => key.toBase58())]);
+    const written = Transaction.populate(Message.from(planned.message.bytes))
+      .instructions.flatMap((ix) => ix.keys.filter((key) => key.isWritable))
+      .map((key) => key.pubkey.toBase58());
+    // What it leaves out are the accounts the transaction itself creates.
+    expect(written).toEqual(
+      expect.arrayContaining([item, tokenAccountOf(item, recipient), collection].map(String)),
+    );
+    expect(priceOf(Transaction.populate(Message.from(planned.message.bytes)).instructions)).toBe(
+      6_000,
+    );
+  });
+
   it('sends no price when the network asks none and there is no floor', async () => {
     const { adapter } = chain([0, 0, 0]);
     expect(priceOf((await plan(adapter, 'op')).instructions)).toBeNull();

@@ -218,9 +218,21 @@ async function instructionsFor(
   options: { checkGroupSize: boolean },
 ): Promise<OperationInstructions> {
   if (intent.kind === 'token.mintBatch') return tokenMintBatchOf(payer, intent);
-  return {
-    instructions: await singleInstructionsFor(adapter, network, payer, intent, newMint, options),
-  };
+  const instructions = await singleInstructionsFor(
+    adapter,
+    network,
+    payer,
+    intent,
+    newMint,
+    options,
+  );
+  // A new item is priced by what every mint of its collection writes (the collection's group
+  // counts its members), not by its own new mint and token account, which nothing else
+  // contends for: each of a collection's mints then asks the same question, answered once a
+  // moment (the adapter's cache), not one lookup a mint.
+  return intent.kind === 'nft.mint'
+    ? { instructions, pricedBy: [new PublicKey(intent.collection)] }
+    : { instructions };
 }
 
 /**

@@ -72,7 +72,6 @@ const UNSETTLED_AMONG = {
   text: `SELECT id FROM operations WHERE id = ANY($1::uuid[]) AND status = ANY($2::text[])`,
 };
 
-/** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 /**
  * An Idempotency-Key's claim meeting an entry of the key: it is taken over when that entry is
  * older than the new one by more than the retention window (`retention`, an interval parameter);
@@ -91,6 +90,7 @@ export interface NewOperationRow {
   claim?: { key: IdempotencyKeyEntity; retentionMs: number };
 }
 
+/** Every status change is one conditional UPDATE: a step taken twice changes nothing. */
 @Injectable()
 export class OperationRepository {
   private operationReader?: EntityReader<OperationEntity>;

@@ -51,7 +51,7 @@ export interface IdempotencyRequest {
 const MAX_INSERTS_A_WRITE = 64;
 
 /**
- * Accepts a write: the operation row and its idempotency key in one Postgres transaction, then
+ * Accepts a write: the operation row and its idempotency key in one Postgres statement, then
  * the job. If enqueueing fails the operation stays `queued` and the reconciler enqueues it.
  */
 @Injectable()

@@ -6,6 +6,7 @@ import {
   createDataSource,
   OperationRepository,
   PgNotifications,
+  SettlementRepository,
 } from '@app/database';
 import type { AppConfig } from '@app/config';
 import { accountEventView, operationView } from '@app/domain';
@@ -25,12 +26,14 @@ describe('account events', () => {
   let dataSource: DataSource;
   let events: AccountEventRepository;
   let operations: OperationRepository;
+  let settlements: SettlementRepository;
 
   beforeAll(async () => {
     services = await startTestServices();
     dataSource = await createDataSource(services.databaseUrl).initialize();
     events = new AccountEventRepository(dataSource);
     operations = new OperationRepository(dataSource);
+    settlements = new SettlementRepository(dataSource);
   });
 
   afterAll(async () => {
@@ -111,7 +114,48 @@ describe('account events', () => {
       // What is null is not stored (migration 1767100000000): the reader shows it as null.
       expect(Object.values(data)).not.toContain(null);
     }
-    expect(stored[0].data).toEqual({ status: 'queued', attempts: 0 });
+    // The status is the event's type, a zero count of attempts the default, and a settled
+    // event's fields the operation's final row (migration 1767800000000).
+    expect(stored.map((event) => event.data)).toEqual([
+      {},
+      {
+        tx_hash: '0xsent',
+        attempts: 1,
+        last_error: 'the RPC timed out',
+        retrying_since: expect.any(String),
+      },
+      {},
+    ]);
+  });
+
+  it('shows a confirmed event with the result and landed transaction of its final row', async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(accountId, mint);
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    await operations.markSignedMany(
+      scopeOf(dataSource.manager),
+      [{ id: operation.id, nonce: 4n, signedTx: '0x03', txHash: '0xfirst' }],
+      {},
+    );
+    await operations.markSubmitted(operation.id);
+    const submittedView = operationView((await operations.findById(operation.id))!);
+    await operations.replaceSigned(operation.id, '0xfirst', {
+      signedTx: '0x04',
+      txHash: '0xbumped',
+      fees: {},
+    });
+    await settlements.confirm(operation.id, { tokenId: '5' }, { kind: 'none' }, '0xbumped');
+    const confirmedView = operationView((await operations.findById(operation.id))!);
+
+    const [, submitted, confirmed] = await events.listForOperation(accountId, operation.id);
+    expect(accountEventView(submitted, events).data).toEqual(submittedView);
+    expect(accountEventView(confirmed, events).data).toEqual(confirmedView);
+    expect(confirmedView).toMatchObject({ status: 'confirmed', tx: '0xbumped' });
+    const [{ data }]: { data: Record<string, unknown> }[] = await dataSource.query(
+      `SELECT data FROM account_events WHERE operation_id = $1 AND type = 'operation.confirmed'`,
+      [operation.id],
+    );
+    expect(data).toEqual({});
   });
 
   it('shows an event stored with its null fields (before 1767100000000) as it was', async () => {

@@ -41,7 +41,7 @@ export class SmallerAccountEvents1767100000000 implements MigrationInterface {
 }
 
 /** WHAT_CHANGES without its null fields (`result` apart: a JSON value of its own). */
-const WHAT_HOLDS_A_VALUE = `jsonb_strip_nulls(jsonb_build_object('status', n.status,
+export const WHAT_HOLDS_A_VALUE = `jsonb_strip_nulls(jsonb_build_object('status', n.status,
                'tx_hash', n.tx_hash, 'new_mint_address', n.new_mint_address,
                'error_code', n.error_code, 'error_message', n.error_message,
                'attempts', n.attempts, 'last_error', n.last_error,

@@ -30,6 +30,7 @@ import { SubmittedInPlace1767400000000 } from './1767400000000-submitted-in-plac
 import { FewerIndexEntries1767500000000 } from './1767500000000-fewer-index-entries.migration';
 import { NewMintSecretsUntilSettled1767600000000 } from './1767600000000-new-mint-secrets-until-settled.migration';
 import { ChainKeysPinned1767700000000 } from './1767700000000-chain-keys-pinned.migration';
+import { SettledEventsFromTheirRow1767800000000 } from './1767800000000-settled-events-from-their-row.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   FewerIndexEntries1767500000000,
   NewMintSecretsUntilSettled1767600000000,
   ChainKeysPinned1767700000000,
+  SettledEventsFromTheirRow1767800000000,
 ];

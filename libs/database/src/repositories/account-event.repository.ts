@@ -50,30 +50,43 @@ export interface StoredAccountEvent {
   createdAt: Date;
 }
 
-/** The fields of an operation that an event of it stores (migration 1767000000000), as null. */
-const CHANGING_FIELDS_AS_NULL = JSON.stringify({
-  status: null,
-  tx_hash: null,
-  result: null,
-  new_mint_address: null,
-  error_code: null,
-  error_message: null,
-  attempts: null,
-  last_error: null,
-  retrying_since: null,
+/** The fields of an operation that can change while it is unsettled (migration 1767000000000). */
+const CHANGING_FIELDS = [
+  'tx_hash',
+  'result',
+  'new_mint_address',
+  'error_code',
+  'error_message',
+  'attempts',
+  'last_error',
+  'retrying_since',
+] as const;
+
+/** What an unsettled operation's event does not store: null, and no attempt yet. */
+const UNSTORED_WHILE_UNSETTLED = JSON.stringify({
+  ...Object.fromEntries(CHANGING_FIELDS.map((field) => [field, null])),
+  attempts: 0,
 });
+
+/** A settled operation's changing fields, from its row: final once it settles. */
+const SETTLED_FIELDS = `jsonb_build_object(${CHANGING_FIELDS.map((field) => `'${field}', o.${field}`).join(', ')})`;
 
 /**
  * An event's data as its readers render it, from `account_events e` joined with
- * `OPERATION_OF_EVENT`: an operation event's stored snapshot over its operation's fixed fields
- * and the changing fields as null. Since migration 1767000000000 the snapshot holds only what
- * changes, and since 1767100000000 only what of it is not null; an older event's whole row
- * overrides them all.
+ * `OPERATION_OF_EVENT`: an operation event's stored fields over its operation's fixed fields,
+ * its status (its type: `operation.submitted`), and the changing fields it does not store. Since
+ * migration 1767000000000 an event stores only what changes, since 1767100000000 only what holds
+ * a value, and since 1767800000000 neither its status nor zero attempts, and a settled event
+ * (confirmed, failed) nothing at all: its operation's row is final, so the reader takes those
+ * fields from it. An older event's stored fields, its whole row included, override them all.
  */
 export const EVENT_DATA = `CASE WHEN o.id IS NULL THEN e.data ELSE jsonb_build_object(
     'id', o.id, 'account_id', o.account_id, 'kind', o.kind, 'network', o.network,
     'signer', o.signer, 'intent', o.intent, 'details', o.details, 'created_at', o.created_at
-  ) || '${CHANGING_FIELDS_AS_NULL}'::jsonb || e.data END`;
+  ) || CASE WHEN e.type IN ('operation.confirmed', 'operation.failed') THEN ${SETTLED_FIELDS}
+       ELSE '${UNSTORED_WHILE_UNSETTLED}'::jsonb END
+    || jsonb_build_object('status', substr(e.type, length('operation.') + 1))
+    || e.data END`;
 export const OPERATION_OF_EVENT = `LEFT JOIN operations o ON o.id = e.operation_id`;
 
 const COLUMNS = `e.id, e.account_id AS "accountId", e.seq::text AS "seq", e.type,

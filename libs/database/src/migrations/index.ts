@@ -31,6 +31,7 @@ import { FewerIndexEntries1767500000000 } from './1767500000000-fewer-index-entr
 import { NewMintSecretsUntilSettled1767600000000 } from './1767600000000-new-mint-secrets-until-settled.migration';
 import { ChainKeysPinned1767700000000 } from './1767700000000-chain-keys-pinned.migration';
 import { SettledEventsFromTheirRow1767800000000 } from './1767800000000-settled-events-from-their-row.migration';
+import { OperationPagesWithRoom1767900000000 } from './1767900000000-operation-pages-with-room.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   NewMintSecretsUntilSettled1767600000000,
   ChainKeysPinned1767700000000,
   SettledEventsFromTheirRow1767800000000,
+  OperationPagesWithRoom1767900000000,
 ];

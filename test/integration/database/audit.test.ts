@@ -11,6 +11,7 @@ import {
   OperationRepository,
   SolanaOperationRepository,
   verifyAuditLog,
+  type AuditEntry,
   type StoredAuditEntry,
 } from '@app/database';
 import { scopeOf } from '@test/support/work-scope';
@@ -78,12 +79,15 @@ describe('audit log', () => {
       ['2', 'login.failed'],
       ['3', 'api_key.issued'],
     ]);
-    expect(chain[0].prevHash).toBe(GENESIS_HASH);
     for (const [index, entry] of chain.entries()) {
-      // The database's hash is the one the verifier recomputes.
-      expect(entry.hash).toBe(auditEntryHash(entry));
-      if (index > 0) expect(entry.prevHash).toBe(chain[index - 1].hash);
+      // The database's hash is the one the verifier recomputes, over the hash before it.
+      const prevHash = index === 0 ? GENESIS_HASH : chain[index - 1].hash;
+      expect(entry.hash).toBe(auditEntryHash({ ...entry, prevHash }));
     }
+    const listed = (await events.listForAccount(accountId, 10)).entries.reverse();
+    expect(listed.map((entry) => [entry.prevHash, entry.hash])).toEqual(
+      chain.map((entry, index) => [index === 0 ? GENESIS_HASH : chain[index - 1].hash, entry.hash]),
+    );
     expect(chain[0].occurredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(await breaksOf(accountId)).toEqual([]);
   });
@@ -91,12 +95,12 @@ describe('audit log', () => {
   it('ignores a seq or hash the writer tries to set', async () => {
     const accountId = await newAccount();
     await dataSource.query(
-      `INSERT INTO audit_events (account_id, type, seq, occurred_at, prev_hash, hash)
-       VALUES ($1, 'login.succeeded', 42, now() - interval '1 year', 'x', 'y')`,
+      `INSERT INTO audit_events (account_id, type, seq, occurred_at, hash)
+       VALUES ($1, 'login.succeeded', 42, now() - interval '1 year', '\\x00')`,
       [accountId],
     );
     const [entry] = await chainOf(accountId);
-    expect(entry).toMatchObject({ seq: '1', prevHash: GENESIS_HASH });
+    expect(entry).toMatchObject({ seq: '1' });
     expect(await breaksOf(accountId)).toEqual([]);
   });
 
@@ -201,12 +205,16 @@ describe('audit log', () => {
     }
     await events.record({ accountId: other, type: 'login.failed' });
     const pages: string[][] = [];
+    const listed: AuditEntry[] = [];
     let cursor: string | undefined;
     do {
       const page = await events.listForAccount(accountId, 5, cursor);
       pages.push(page.entries.map((entry) => entry.seq));
+      listed.push(...page.entries);
       cursor = page.nextBeforeSeq ?? undefined;
     } while (cursor);
+    // Each entry links to the one before it, across pages too.
+    listed.slice(1).forEach((older, index) => expect(listed[index].prevHash).toBe(older.hash));
     // By number, not as text (where 10 sorts before 2).
     expect(pages).toEqual([
       ['12', '11', '10', '9', '8'],
@@ -242,18 +250,17 @@ describe('audit log', () => {
         await events.record({ accountId, type: 'login.succeeded' });
       }
     }
-    const [, second, third] = await chainOf(rehashed);
-    const forged = { ...second, details: '{"forged": true}' };
-    await tamper(`UPDATE audit_events SET details = $2::jsonb, hash = $3 WHERE id = $1`, [
-      second.id,
-      forged.details,
-      auditEntryHash(forged),
-    ]);
+    const [first, second, third] = await chainOf(rehashed);
+    const forged = { ...second, details: '{"forged": true}', prevHash: first.hash };
+    await tamper(
+      `UPDATE audit_events SET details = $2::jsonb, hash = decode($3, 'hex') WHERE id = $1`,
+      [second.id, forged.details, auditEntryHash(forged)],
+    );
     const [, gone, after] = await chainOf(deleted);
     await tamper(`DELETE FROM audit_events WHERE id = $1`, [gone.id]);
 
     expect(await breaksOf(rehashed)).toEqual([
-      { accountId: rehashed, id: third.id, seq: '3', problem: expect.stringMatching(/prev_hash/) },
+      { accountId: rehashed, id: third.id, seq: '3', problem: expect.stringMatching(/re-hashed/) },
     ]);
     expect(await breaksOf(deleted)).toEqual([
       { accountId: deleted, id: after.id, seq: '3', problem: expect.stringMatching(/missing/) },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, migrate } from '@app/database';
+import { AuditEventRepository, createDataSource, migrate, verifyAuditLog } from '@app/database';
 import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -172,6 +172,33 @@ describe('migrations', () => {
           [settled]: [false, null],
           [signed]: [true, 'k1'],
         });
+      };
+    });
+  });
+
+  it('keeps an audit trail written before 1768000000000 verifiable, and links new entries on', async () => {
+    await acrossMigrationsSince('OperationPagesWithRoom1767900000000', async (dataSource) => {
+      const accountId = await insertAccountRow(dataSource, 'trail');
+      for (const type of ['login.succeeded', 'login.failed']) {
+        await dataSource.query(
+          `INSERT INTO audit_events (account_id, type, details) VALUES ($1, $2, '{}')`,
+          [accountId, type],
+        );
+      }
+      const before = await dataSource.query<{ seq: string; prev_hash: string; hash: string }[]>(
+        `SELECT seq::text, prev_hash, hash FROM audit_events WHERE account_id = $1 ORDER BY seq`,
+        [accountId],
+      );
+      return async () => {
+        const events = new AuditEventRepository(dataSource);
+        await events.record({ accountId, type: 'session.ended' });
+        const listed = (await events.listForAccount(accountId, 10)).entries.reverse();
+        expect(listed.slice(0, 2).map((entry) => [entry.seq, entry.prevHash, entry.hash])).toEqual(
+          before.map((row) => [row.seq, row.prev_hash, row.hash]),
+        );
+        expect(listed[2]).toMatchObject({ seq: '3', prevHash: before[1].hash });
+        const verified = await verifyAuditLog(events);
+        expect(verified.breaks.filter((found) => found.accountId === accountId)).toEqual([]);
       };
     });
   });

@@ -7,8 +7,12 @@ export interface AuditEntryView {
   type: AuditEventType;
   details: Record<string, unknown>;
   occurred_at: string;
-  /** The chain: `hash` covers `prev_hash` and the entry; a client may keep the last one seen. */
-  prev_hash: string;
+  /**
+   * The chain: `hash` covers `prev_hash` (the hash of the entry before, 64 zeros for the first)
+   * and the entry; a client may keep the last one seen. Null only where the entry before is
+   * missing from the trail (deleted: `npm run audit:verify` names the gap).
+   */
+  prev_hash: string | null;
   hash: string;
 }
 

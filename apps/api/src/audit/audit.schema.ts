@@ -19,7 +19,7 @@ const AUDIT_ENTRY_VIEW = viewSchema<AuditEntryView>('AuditEntryView', {
     description: 'Identifiers and facts only',
   },
   occurred_at: dateTime,
-  prev_hash: text,
+  prev_hash: nullable(text),
   hash: text,
 });
 

@@ -1167,7 +1167,7 @@ export interface components {
             };
             /** Format: date-time */
             occurred_at: string;
-            prev_hash: string;
+            prev_hash: string | null;
             hash: string;
         };
         AuditPageView: {

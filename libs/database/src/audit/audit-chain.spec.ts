@@ -20,9 +20,8 @@ function chain(accountId: string, length: number): StoredAuditEntry[] {
       type: 'login.succeeded',
       occurredAt: `2025-01-02T03:04:0${seq}.123456Z`,
       details: `{"request_id": "r${seq}"}`,
-      prevHash,
     };
-    const hash = auditEntryHash(fields);
+    const hash = auditEntryHash({ ...fields, prevHash });
     entries.push({ ...fields, id: String(seq), hash });
     prevHash = hash;
   }
@@ -68,9 +67,14 @@ describe('audit chain', () => {
   it('names the entry after one edited and re-hashed', () => {
     const entries = chain(ACCOUNT, 4);
     const forged = { ...entries[1], type: 'login.failed' };
-    entries[1] = { ...forged, hash: auditEntryHash(forged) };
+    entries[1] = { ...forged, hash: auditEntryHash({ ...forged, prevHash: entries[0].hash }) };
     expect(breaks(entries)).toEqual([
-      { accountId: ACCOUNT, id: '3', seq: '3', problem: expect.stringMatching(/prev_hash/) },
+      {
+        accountId: ACCOUNT,
+        id: '3',
+        seq: '3',
+        problem: expect.stringMatching(/entry 2 .*re-hashed/),
+      },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** The `prev_hash` of an account's first entry. */
+/** The hash an account's first entry links to (its `prev_hash`). */
 export const GENESIS_HASH = '0'.repeat(64);
 
 /**
@@ -14,9 +14,11 @@ export interface StoredAuditEntry {
   type: string;
   occurredAt: string;
   details: string;
-  prevHash: string;
   hash: string;
 }
+
+/** What an entry's hash covers: the hash of the entry before it and its own content. */
+export type AuditHashInput = Omit<StoredAuditEntry, 'id' | 'hash'> & { prevHash: string };
 
 /** The first entry of an account's chain that does not hold, and why. */
 export interface AuditChainBreak {
@@ -27,11 +29,12 @@ export interface AuditChainBreak {
 }
 
 /**
- * sha256 over the previous hash and the entry's canonical content, one field a line. It must
- * agree with the insert trigger of migration 1765200000000 (which computes it on write); no field
- * can hold a raw newline (jsonb text escapes them), so the joined form is unambiguous.
+ * sha256 over the previous hash (hex) and the entry's canonical content, one field a line. It
+ * must agree with the insert trigger (`audit_events_link`, migrations 1765200000000 and
+ * 1768000000000), which computes it on write; no field can hold a raw newline (jsonb text
+ * escapes them), so the joined form is unambiguous.
  */
-export function auditEntryHash(entry: Omit<StoredAuditEntry, 'id' | 'hash'>): string {
+export function auditEntryHash(entry: AuditHashInput): string {
   const content = [
     entry.prevHash,
     entry.seq,
@@ -45,9 +48,9 @@ export function auditEntryHash(entry: Omit<StoredAuditEntry, 'id' | 'hash'>): st
 
 /**
  * Walks chains entry by entry, in (account, seq) order, and names the first broken link of
- * each account: an entry whose content no longer matches its hash (edited), one that does not
- * point at the hash before it (an entry before it edited and re-hashed, or replaced), or a gap
- * in the numbering (entries deleted). Entries after an account's first break are not judged.
+ * each account: an entry whose hash does not follow from its content and the hash before it
+ * (it was edited, or the entry before it was edited and re-hashed, or replaced), or a gap in the
+ * numbering (entries deleted). Entries after an account's first break are not judged.
  */
 export class AuditChainChecker {
   private accountId: string | null = null;
@@ -76,14 +79,11 @@ export class AuditChainChecker {
     if (BigInt(entry.seq) !== expectedSeq) {
       return `sequence ${expectedSeq} expected, found ${entry.seq}: entries are missing (deleted)`;
     }
-    if (entry.prevHash !== this.lastHash) {
+    if (auditEntryHash({ ...entry, prevHash: this.lastHash }) !== entry.hash) {
       return expectedSeq === 1n
-        ? 'the first entry does not start from the genesis hash'
-        : `prev_hash does not match the hash of entry ${this.lastSeq}: ` +
-            'an entry before it was changed or replaced';
-    }
-    if (auditEntryHash(entry) !== entry.hash) {
-      return 'its content does not match its hash: the entry was changed';
+        ? 'its content does not match its hash from the genesis hash: the entry was changed'
+        : `its content and the hash of entry ${this.lastSeq} do not give its hash: ` +
+            'the entry was changed, or one before it was changed and re-hashed';
     }
     return null;
   }

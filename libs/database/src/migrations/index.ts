@@ -32,6 +32,7 @@ import { NewMintSecretsUntilSettled1767600000000 } from './1767600000000-new-min
 import { ChainKeysPinned1767700000000 } from './1767700000000-chain-keys-pinned.migration';
 import { SettledEventsFromTheirRow1767800000000 } from './1767800000000-settled-events-from-their-row.migration';
 import { OperationPagesWithRoom1767900000000 } from './1767900000000-operation-pages-with-room.migration';
+import { CompactAuditLinks1768000000000 } from './1768000000000-compact-audit-links.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   ChainKeysPinned1767700000000,
   SettledEventsFromTheirRow1767800000000,
   OperationPagesWithRoom1767900000000,
+  CompactAuditLinks1768000000000,
 ];

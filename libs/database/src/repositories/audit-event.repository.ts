@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { StoredAuditEntry } from '../audit/audit-chain';
+import { GENESIS_HASH, type StoredAuditEntry } from '../audit/audit-chain';
 import { managerOf, outsideTransaction, type WorkScope } from '../unit-of-work';
 
 /**
@@ -36,7 +36,8 @@ export interface AuditEntry {
   type: AuditEventType;
   details: Record<string, unknown>;
   occurredAt: Date;
-  prevHash: string;
+  /** The hash of the entry before it (GENESIS_HASH for the first); null where it is missing. */
+  prevHash: string | null;
   hash: string;
 }
 
@@ -46,7 +47,15 @@ export interface AuditEntry {
  */
 const STORED_COLUMNS = `e.id::text AS "id", e.account_id::text AS "accountId", e.seq::text AS "seq",
   e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  e.details::text AS "details", e.prev_hash AS "prevHash", e.hash`;
+  e.details::text AS "details", encode(e.hash, 'hex') AS "hash"`;
+
+/**
+ * An entry's link: the hash of the entry before it, read from that entry (migration
+ * 1768000000000 stores no copy), or the genesis hash for the first.
+ */
+const PREVIOUS_HASH = `CASE WHEN e.seq = 1 THEN '${GENESIS_HASH}' ELSE (
+    SELECT encode(p.hash, 'hex') FROM audit_events p
+    WHERE p.account_id = e.account_id AND p.seq = e.seq - 1) END`;
 
 /**
  * The append-only audit log. An insert names only the account, the type and the details: the
@@ -76,7 +85,7 @@ export class AuditEventRepository {
   ): Promise<{ entries: AuditEntry[]; nextBeforeSeq: string | null }> {
     const rows: AuditEntry[] = await this.dataSource.query(
       `SELECT e.seq::text AS "seq", e.type, e.details, e.occurred_at AS "occurredAt",
-         e.prev_hash AS "prevHash", e.hash
+         ${PREVIOUS_HASH} AS "prevHash", encode(e.hash, 'hex') AS "hash"
        FROM audit_events e
        WHERE e.account_id = $1 AND ($2::bigint IS NULL OR e.seq < $2::bigint)
        ORDER BY e.seq DESC LIMIT $3`,

@@ -33,6 +33,7 @@ import { ChainKeysPinned1767700000000 } from './1767700000000-chain-keys-pinned.
 import { SettledEventsFromTheirRow1767800000000 } from './1767800000000-settled-events-from-their-row.migration';
 import { OperationPagesWithRoom1767900000000 } from './1767900000000-operation-pages-with-room.migration';
 import { CompactAuditLinks1768000000000 } from './1768000000000-compact-audit-links.migration';
+import { NewMintSecretsAmongUnsettled1768100000000 } from './1768100000000-new-mint-secrets-among-unsettled.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   SettledEventsFromTheirRow1767800000000,
   OperationPagesWithRoom1767900000000,
   CompactAuditLinks1768000000000,
+  NewMintSecretsAmongUnsettled1768100000000,
 ];

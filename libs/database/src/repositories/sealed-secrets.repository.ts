@@ -57,12 +57,16 @@ export class SealedSecretsRepository {
     );
   }
 
+  /**
+   * Only unsettled operations hold one (`operations_secret_until_settled`): read along their
+   * partial index (migration 1768100000000). No order: a row resealed leaves the result.
+   */
   newMintSecretsNotUnder(scope: WorkScope, keyId: string, limit: number): Promise<SealedRow[]> {
     return managerOf(scope).query(
       `SELECT id, new_mint_secret AS ciphertext, new_mint_key_id AS "keyId"
          FROM operations
-        WHERE new_mint_secret IS NOT NULL AND new_mint_key_id <> $1
-        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        WHERE settled_at IS NULL AND new_mint_secret IS NOT NULL AND new_mint_key_id <> $1
+        LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [keyId, limit],
     );
   }

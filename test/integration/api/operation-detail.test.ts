@@ -5,6 +5,7 @@ import {
   createDataSource,
   OperationRepository,
   SettlementRepository,
+  SolanaOperationRepository,
   type OperationEntity,
 } from '@app/database';
 import { scopeOf } from '@test/support/work-scope';
@@ -12,6 +13,7 @@ import { registerSession } from '@test/support/accounts';
 import { startApiInProcess } from '@test/support/api-app';
 import type { HttpClient } from '@test/support/http-client';
 import { newOperationEntity } from '@test/support/operation-factory';
+import { solanaWire } from '@test/support/wire-fixtures';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(60_000);
@@ -155,5 +157,30 @@ describe('account operations: filters and detail', () => {
     expect((await stranger.session.get(`/account/operations/${operation.id}`)).status).toBe(404);
     expect((await session.get('/account/operations/not-a-uuid')).status).toBe(404);
     expect((await http.get(`/account/operations/${operation.id}`)).status).toBe(401);
+  });
+
+  it('tells when an operation last changed, its latest signing included', async () => {
+    const { accountId, api } = await account('detail-signed');
+    const operation = await insert(accountId, {
+      network: 'solana',
+      chainKey: 'solana:detail',
+      status: 'queued',
+    });
+    await dataSource.query(
+      `UPDATE operations SET updated_at = now() - interval '1 hour' WHERE id = $1`,
+      [operation.id],
+    );
+    expect(
+      await new SolanaOperationRepository(dataSource).markSigned(operation.id, {
+        signedTx: solanaWire('sig-detail'),
+        txHash: 'sig-detail',
+        lastValidBlockHeight: 100n,
+      }),
+    ).toBe(true);
+
+    const detail = (await api.get(`/account/operations/${operation.id}`)).body.data;
+    expect(detail.operation.status).toBe('signed');
+    expect(detail.transactions).toEqual([expect.objectContaining({ tx: 'sig-detail' })]);
+    expect(detail.updated_at).toBe(detail.transactions[0].signed_at);
   });
 });

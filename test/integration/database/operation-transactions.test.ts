@@ -189,6 +189,61 @@ describe('operation transactions', () => {
     ]);
   });
 
+  it('signs a Solana operation in place of its indexes (a HOT update)', async () => {
+    const operation = await queued('solana');
+    // This backend's HOT updates not yet flushed to the statistics: counted around the signing,
+    // in one transaction (the repository only sends statements, which a manager takes as well).
+    const hotUpdates = await dataSource.transaction(async (manager) => {
+      const count = async () => {
+        const [row] = await manager.query<{ hot: string }[]>(
+          `SELECT n_tup_hot_upd AS hot FROM pg_stat_xact_user_tables WHERE relname = 'operations'`,
+        );
+        return Number(row.hot);
+      };
+      const before = await count();
+      const signer = new SolanaOperationRepository(manager as unknown as DataSource);
+      expect(
+        await signer.markSigned(operation.id, {
+          signedTx: solanaWire('sig-hot'),
+          txHash: 'sig-hot',
+          lastValidBlockHeight: 100n,
+        }),
+      ).toBe(true);
+      return (await count()) - before;
+    });
+    expect(hotUpdates).toBe(1);
+    expect(await operations.findById(operation.id)).toMatchObject({
+      status: 'signed',
+      txHash: 'sig-hot',
+    });
+  });
+
+  it('counts a signed operation stale from its latest signing, not from when it was queued', async () => {
+    const operation = await queued('solana');
+    await dataSource.query(
+      `UPDATE operations SET updated_at = now() - interval '1 hour' WHERE id = $1`,
+      [operation.id],
+    );
+    const staleIds = async () =>
+      (await operations.findStale(new Date(Date.now() - 60_000), 500)).map((stale) => stale.id);
+    expect(await staleIds()).toContain(operation.id);
+
+    expect(await signSolana(operation, 'sig-stale')).toBe(true);
+    expect(await staleIds()).not.toContain(operation.id);
+
+    // Its signing a while back and nothing since: the reconciler's again.
+    await dataSource.query(
+      `UPDATE operations SET updated_at = now() - interval '1 hour' WHERE id = $1`,
+      [operation.id],
+    );
+    await dataSource.query(
+      `UPDATE transactions SET created_at = now() - interval '2 minutes'
+       WHERE chain_key = $1 AND tx_hash = 'sig-stale'`,
+      [operation.chainKey],
+    );
+    expect(await staleIds()).toContain(operation.id);
+  });
+
   it('refuses an operation pointing at a transaction that is not its own', async () => {
     const owner = await queued('base');
     const other = await queued('base');

@@ -44,6 +44,7 @@ describe('operation detail presenter', () => {
       transactions: [],
       events: [],
       deliveries: [],
+      updatedAt: operation.updatedAt,
     });
     expect(Object.keys(view)).toEqual([
       'operation',
@@ -86,6 +87,7 @@ describe('operation detail presenter', () => {
       transactions,
       events: [],
       deliveries: [],
+      updatedAt: confirmed.updatedAt,
     });
     expect(view.transactions).toEqual([
       {
@@ -112,6 +114,7 @@ describe('operation detail presenter', () => {
       transactions,
       events: [],
       deliveries: [],
+      updatedAt: new Date(),
     });
     expect(submitted.transactions.map((t) => t.landed)).toEqual([false, false]);
   });
@@ -146,6 +149,7 @@ describe('operation detail presenter', () => {
       transactions: [],
       events: [event],
       deliveries: [delivery],
+      updatedAt: new Date(),
     });
     expect(view.events).toEqual([event]);
     expect(view.deliveries).toMatchObject([

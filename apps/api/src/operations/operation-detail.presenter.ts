@@ -44,7 +44,7 @@ export function presentOperationDetail(detail: OperationDetail): OperationDetail
     transactions: detail.transactions.map((record) => presentTransaction(record, operation)),
     events: detail.events,
     deliveries: detail.deliveries.map(presentWebhookDelivery),
-    updated_at: operation.updatedAt.toISOString(),
+    updated_at: detail.updatedAt.toISOString(),
     settled_at: operation.settledAt?.toISOString() ?? null,
   };
 }

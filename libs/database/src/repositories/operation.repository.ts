@@ -498,7 +498,8 @@ export class OperationRepository {
   /**
    * Unsettled operations not touched since the cutoff: the reconciler's work list. Not an
    * airdrop's entries that its carrier's job carries, nor those still to pack (the batch's
-   * packing job takes them: BatchRepository.withUnpackedMembers).
+   * packing job takes them: BatchRepository.withUnpackedMembers). A signing touches an
+   * operation at its transaction's time (a Solana signing leaves `updated_at`, to be HOT).
    */
   findStale(before: Date, limit: number): Promise<OperationEntity[]> {
     return this.dataSource
@@ -509,6 +510,10 @@ export class OperationRepository {
         before,
       })
       .andWhere(`(op.batch_index IS NULL OR (op.carrier_id IS NULL AND op.status <> 'queued'))`)
+      .andWhere(
+        `NOT EXISTS (SELECT 1 FROM transactions t
+           WHERE t.chain_key = op.chain_key AND t.tx_hash = op.tx_hash AND t.created_at >= :before)`,
+      )
       .orderBy('op.updated_at', 'ASC')
       .limit(limit)
       .getMany();

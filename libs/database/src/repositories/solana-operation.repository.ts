@@ -51,6 +51,8 @@ export class SolanaOperationRepository {
       signings.map(({ signed }) => value(signed));
     // Raw SQL: these run once per operation on the hot path, and TypeORM's update builder costs
     // more CPU than the round trip. The transactions are recorded in the same statement.
+    // `updated_at` is left as it was, so that no index changes and the update is HOT: the
+    // signing's time is its transaction's `created_at` (findStale and the detail read it).
     const rows: unknown[] = await this.dataSource.query(
       `WITH v AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bytea[],
@@ -61,7 +63,7 @@ export class SolanaOperationRepository {
          SET status = 'signed', tx_hash = v.tx_hash, last_valid_block_height = v.last_valid,
              new_mint_secret = COALESCE(v.secret, o.new_mint_secret),
              new_mint_key_id = COALESCE(v.key_id, o.new_mint_key_id),
-             new_mint_address = COALESCE(v.mint_address, o.new_mint_address), updated_at = now()
+             new_mint_address = COALESCE(v.mint_address, o.new_mint_address)
          FROM v
          WHERE o.id = v.id AND o.id = ANY($1::uuid[]) AND o.status = 'queued'
            AND o.carrier_id IS NULL

@@ -22,6 +22,11 @@ export interface OperationDetail {
   events: AccountEventView[];
   /** The webhook deliveries of those events, oldest first, each with its attempts. */
   deliveries: WebhookDeliveryWithAttempts[];
+  /**
+   * When it last changed: its row's time, or its latest signing where that came later (a Solana
+   * signing leaves the row's time as it was, so that the update is HOT).
+   */
+  updatedAt: Date;
 }
 
 /** Reads one operation with its history. */
@@ -50,6 +55,12 @@ export class OperationDetailReader {
       // The one view of an event, shared with the feed and the worker's webhook bodies.
       events: events.map((event) => accountEventView(event, this.events)),
       deliveries,
+      updatedAt: lastChange(operation, transactions),
     };
   }
+}
+
+function lastChange(operation: OperationEntity, transactions: SignedTransactionRecord[]): Date {
+  const latestSigning = transactions.at(-1)?.createdAt;
+  return latestSigning && latestSigning > operation.updatedAt ? latestSigning : operation.updatedAt;
 }

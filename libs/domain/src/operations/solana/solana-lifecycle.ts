@@ -174,7 +174,6 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
       status: 'signed',
       ...(sealed ? { newMintSecret: sealed.ciphertext, newMintKeyId: sealed.keyId } : {}),
       ...(newMint ? { newMintAddress: newMint.signer.address } : {}),
-      updatedAt: new Date(),
     };
   }
 

@@ -7,11 +7,13 @@ import {
   OperationRepository,
   PgNotifications,
   SettlementRepository,
+  SolanaOperationRepository,
 } from '@app/database';
 import type { AppConfig } from '@app/config';
 import { accountEventView, operationView } from '@app/domain';
 import { scopeOf } from '@test/support/work-scope';
 import { newOperationEntity } from '@test/support/operation-factory';
+import { solanaWire } from '@test/support/wire-fixtures';
 import { insertAccountRow } from '@test/support/account-rows';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -156,6 +158,42 @@ describe('account events', () => {
       [operation.id],
     );
     expect(data).toEqual({});
+  });
+
+  it("shows a Solana new mint's address in its submitted event, from its row", async () => {
+    const accountId = await newAccount();
+    const operation = newOperationEntity(
+      accountId,
+      { kind: 'nft.create', name: 'Minted', symbol: 'MNT', uri: 'https://m.example/1' } as never,
+      { network: 'solana', chainKey: 'solana:events', signer: 'payer' },
+    );
+    const viewNow = async () => operationView((await operations.findById(operation.id))!);
+    const seen: Record<string, unknown>[] = [];
+    await operations.insert(scopeOf(dataSource.manager), operation);
+    seen.push(await viewNow());
+    await new SolanaOperationRepository(dataSource).markSigned(operation.id, {
+      signedTx: solanaWire('sig-new-mint'),
+      txHash: 'sig-new-mint',
+      lastValidBlockHeight: 100n,
+      newMintAddress: 'NewMint1111111111111111111111111111111111111',
+      newMintSecret: { ciphertext: Buffer.from('sealed'), keyId: 'key-1' },
+    });
+    await operations.markSubmitted(operation.id);
+    seen.push(await viewNow());
+
+    const rendered = (await events.listForOperation(accountId, operation.id)).map(
+      (event) => accountEventView(event, events).data,
+    );
+    expect(rendered).toEqual(seen);
+    expect(JSON.stringify(seen[1])).toContain('NewMint1111111111111111111111111111111111111');
+    expect(JSON.stringify(seen[0])).not.toContain('NewMint');
+    // The address never changes once signed (only the first signing sets it), so the submitted
+    // event stores only its transaction (migration 1768200000000).
+    const stored: { data: Record<string, unknown> }[] = await dataSource.query(
+      `SELECT data FROM account_events WHERE operation_id = $1 ORDER BY seq`,
+      [operation.id],
+    );
+    expect(stored.map((event) => event.data)).toEqual([{}, { tx_hash: 'sig-new-mint' }]);
   });
 
   it('shows an event stored with its null fields (before 1767100000000) as it was', async () => {

@@ -28,7 +28,7 @@ export class SettledEventsFromTheirRow1767800000000 implements MigrationInterfac
 }
 
 /** WHAT_HOLDS_A_VALUE but the status and zero attempts; nothing once the operation settles. */
-const WHAT_ONLY_THE_EVENT_KNOWS = `CASE WHEN n.settled_at IS NOT NULL THEN '{}'::jsonb
+export const WHAT_ONLY_THE_EVENT_KNOWS = `CASE WHEN n.settled_at IS NOT NULL THEN '{}'::jsonb
              ELSE jsonb_strip_nulls(jsonb_build_object('tx_hash', n.tx_hash,
                'new_mint_address', n.new_mint_address,
                'error_code', n.error_code, 'error_message', n.error_message,

@@ -34,6 +34,7 @@ import { SettledEventsFromTheirRow1767800000000 } from './1767800000000-settled-
 import { OperationPagesWithRoom1767900000000 } from './1767900000000-operation-pages-with-room.migration';
 import { CompactAuditLinks1768000000000 } from './1768000000000-compact-audit-links.migration';
 import { NewMintSecretsAmongUnsettled1768100000000 } from './1768100000000-new-mint-secrets-among-unsettled.migration';
+import { NewMintAddressFromTheRow1768200000000 } from './1768200000000-new-mint-address-from-the-row.migration';
 
 /** Every migration, oldest first. Schema changes only ever land here (never `synchronize`). */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   OperationPagesWithRoom1767900000000,
   CompactAuditLinks1768000000000,
   NewMintSecretsAmongUnsettled1768100000000,
+  NewMintAddressFromTheRow1768200000000,
 ];

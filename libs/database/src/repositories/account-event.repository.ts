@@ -68,6 +68,14 @@ const UNSTORED_WHILE_UNSETTLED = JSON.stringify({
   attempts: 0,
 });
 
+/**
+ * What a submitted event's row tells as well as it did then: a new mint's address, set by the
+ * first signing and never changed after (migration 1768200000000). A queued event comes before
+ * any signing.
+ */
+const FIXED_ONCE_SIGNED = `jsonb_build_object('new_mint_address',
+    CASE WHEN e.type = 'operation.submitted' THEN o.new_mint_address END)`;
+
 /** A settled operation's changing fields, from its row: final once it settles. */
 const SETTLED_FIELDS = `jsonb_build_object(${CHANGING_FIELDS.map((field) => `'${field}', o.${field}`).join(', ')})`;
 
@@ -78,13 +86,14 @@ const SETTLED_FIELDS = `jsonb_build_object(${CHANGING_FIELDS.map((field) => `'${
  * migration 1767000000000 an event stores only what changes, since 1767100000000 only what holds
  * a value, and since 1767800000000 neither its status nor zero attempts, and a settled event
  * (confirmed, failed) nothing at all: its operation's row is final, so the reader takes those
- * fields from it. An older event's stored fields, its whole row included, override them all.
+ * fields from it; since 1768200000000 a submitted event not its new mint's address either. An
+ * older event's stored fields, its whole row included, override them all.
  */
 export const EVENT_DATA = `CASE WHEN o.id IS NULL THEN e.data ELSE jsonb_build_object(
     'id', o.id, 'account_id', o.account_id, 'kind', o.kind, 'network', o.network,
     'signer', o.signer, 'intent', o.intent, 'details', o.details, 'created_at', o.created_at
   ) || CASE WHEN e.type IN ('operation.confirmed', 'operation.failed') THEN ${SETTLED_FIELDS}
-       ELSE '${UNSTORED_WHILE_UNSETTLED}'::jsonb END
+       ELSE '${UNSTORED_WHILE_UNSETTLED}'::jsonb || ${FIXED_ONCE_SIGNED} END
     || jsonb_build_object('status', substr(e.type, length('operation.') + 1))
     || e.data END`;
 export const OPERATION_OF_EVENT = `LEFT JOIN operations o ON o.id = e.operation_id`;

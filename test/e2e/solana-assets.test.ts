@@ -634,6 +634,14 @@ describe('async writes and GET /operations/{id} on Solana', () => {
     expect(settled).toMatchObject({ status: 'confirmed', collection });
     expect(settled.token_id).toBe(settled.mint_address);
     expect(await balanceOf(settled.mint_address, user.wallet)).toBe(1n);
+    // The item's mint is its row's new mint address; its result does not hold it again.
+    expect(
+      await queryDatabase(
+        stack.services.databaseUrl,
+        `SELECT result, new_mint_address FROM operations WHERE id = $1`,
+        [settled.operation_id],
+      ),
+    ).toEqual([{ result: {}, new_mint_address: settled.mint_address }]);
   });
 
   it('answers 404 for an unknown operation id and for another account’s operation', async () => {

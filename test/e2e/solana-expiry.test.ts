@@ -21,7 +21,7 @@ interface OperationRow {
   tx_hash: string | null;
   signed_tx: string | null;
   last_valid_block_height: string | null;
-  result: { mintAddress?: string } | null;
+  new_mint_address: string | null;
 }
 
 /**
@@ -139,7 +139,7 @@ describe('Solana blockhash expiry', () => {
     expect((resend as Error).message).toMatch(/Blockhash not found/);
 
     // Both signings created the same item mint: the keypair was kept with the operation.
-    expect(settled.result?.mintAddress).toBe(itemMint);
+    expect(settled.new_mint_address).toBe(itemMint);
     const secondTx = VersionedTransaction.deserialize(Buffer.from(settled.signed_tx!, 'base64'));
     expect(secondTx.message.staticAccountKeys[1].toBase58()).toBe(itemMint);
     expect(secondTx.message.recentBlockhash).not.toBe(firstTx.message.recentBlockhash);

@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@app/common';
 import { familyOf } from '@app/config';
 import type { BatchEntity, OperationEntity } from '@app/database';
+import { outcomeOf } from '@app/domain';
 
 /** One entry of an airdrop as GET /batches/{id}/items shows it (contract, "Airdrops"). */
 export interface BatchItemView {
@@ -22,6 +23,8 @@ export function presentBatchItem(batch: BatchEntity, member: OperationEntity): B
   const intent = member.intent as { recipient: string };
   const nft = batch.kind === 'nft.airdrop';
   const solana = familyOf(batch.network) === 'solana';
+  // Once minted: a result is stored as the entry confirms.
+  const minted = member.result ? outcomeOf(member) : null;
   return {
     index: member.batchIndex!,
     recipient: intent.recipient,
@@ -29,8 +32,8 @@ export function presentBatchItem(batch: BatchEntity, member: OperationEntity): B
     status: member.status === 'signed' ? 'submitted' : member.status,
     operation_id: member.id,
     tx: member.txHash,
-    ...(nft && !solana ? { token_id: member.result?.tokenId ?? null } : {}),
-    ...(nft && solana ? { mint_address: member.result?.mintAddress ?? null } : {}),
+    ...(nft && !solana ? { token_id: minted?.tokenId ?? null } : {}),
+    ...(nft && solana ? { mint_address: minted?.mintAddress ?? null } : {}),
     error: member.errorCode
       ? { error: ERROR_CODES[member.errorCode].error, message: member.errorMessage }
       : null,

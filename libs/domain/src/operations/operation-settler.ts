@@ -25,6 +25,7 @@ import { ChainRejection } from '@app/chains';
 import { SettlementChannel } from '@app/queue';
 import { BatchSettler } from '../airdrops/batch-settler';
 import { WalletFundsMonitor } from '../wallets/wallet-funds-monitor';
+import { outcomeToStore } from './operation-view';
 import { settledMessage, settlementOf } from './settlement';
 
 /** Node refusals and revert reasons can be long; the client gets at most this much of one. */
@@ -70,10 +71,11 @@ export class OperationSettler {
     }
     const collection = await this.collectionOf(operation);
     const write = assetWrite(operation, outcome, collection);
-    const confirmation = { id: operation.id, result: outcome, write, landedTxHash };
+    const result = outcomeToStore(operation, outcome);
+    const confirmation = { id: operation.id, result, write, landedTxHash };
     const confirmed = confirmsInGroup(write)
       ? await this.confirmations.submit(operation.accountId, confirmation)
-      : await this.settlements.confirm(operation.id, outcome, write, landedTxHash);
+      : await this.settlements.confirm(operation.id, result, write, landedTxHash);
     const txHash = landedTxHash ?? operation.txHash;
     await this.announce(
       operation.id,

@@ -18,9 +18,11 @@ const DEVNET = {
 
 /**
  * A public network moved to another RPC provider (RPC_URL_BASE changed) and the service started
- * again: what it stored of the chain is still the chain's. A chain key is made of the network's
- * first RPC URL, and assets, operations and the nonce ledger are found by it; the key pinned on
- * the first start is kept (ChainKeyPinning), else the network's tokens answered 404.
+ * again: what it stored of the chain is still the chain's. Assets, operations and the nonce
+ * ledger are found by the chain's key, pinned on the first start (ChainKeyPinning), else the
+ * network's tokens answered 404. The key is the chain's identity: an RPC URL, which often holds
+ * a provider's API key, is not copied into every row (only where rows were stored under a key
+ * made of it before keys were pinned).
  */
 describe('a public network moved to another RPC provider', () => {
   let services: TestServices;
@@ -47,8 +49,8 @@ describe('a public network moved to another RPC provider', () => {
   }
 
   it('keeps the key of the first start, and with it the assets stored under it', async () => {
-    const firstKey = await baseKeyWith('https://old-provider.example/rpc');
-    expect(firstKey).toBe('evm:84532:https://old-provider.example/rpc');
+    const firstKey = await baseKeyWith('https://old-provider.example/v2/secret-api-key');
+    expect(firstKey).toBe('evm:84532');
     const address = `0x${randomBytes(20).toString('hex')}`;
     const assetId = await insertToken(firstKey, address);
 
@@ -65,13 +67,37 @@ describe('a public network moved to another RPC provider', () => {
       expect(await app.get(AssetRepository).findAsset(base.chainKey, address)).toMatchObject({
         id: assetId,
       });
-      // Another chain of the profile keeps the key of its own URL.
-      expect(app.get(NetworkRegistry).resolve('polygon').chainKey).toBe(
-        'evm:80002:https://rpc-amoy.polygon.technology',
-      );
+      // Another chain of the profile has its own.
+      expect(app.get(NetworkRegistry).resolve('polygon').chainKey).toBe('evm:80002');
+      expect(app.get(NetworkRegistry).resolve('solana').chainKey).toBe('solana:devnet');
     } finally {
       await app.close();
     }
+  });
+
+  it('keeps a key made of the RPC URL where rows were stored under it before keys were pinned', async () => {
+    // A deployment from before migration 1767700000000: nothing pinned, rows under the URL key.
+    await dataSource.query(`DELETE FROM chain_keys`);
+    const legacyKey = 'evm:84532:https://legacy-provider.example/rpc';
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    const assetId = await insertToken(legacyKey, address);
+
+    const { app } = await startApiInProcess(services, {
+      ...DEVNET,
+      RPC_URL_BASE: 'https://legacy-provider.example/rpc',
+    });
+    try {
+      const base = app.get(NetworkRegistry).resolve('base');
+      expect(base.chainKey).toBe(legacyKey);
+      expect(await app.get(AssetRepository).findAsset(base.chainKey, address)).toMatchObject({
+        id: assetId,
+      });
+      // A chain with nothing stored under its URL key takes its identity.
+      expect(app.get(NetworkRegistry).resolve('polygon').chainKey).toBe('evm:80002');
+    } finally {
+      await app.close();
+    }
+    expect(await baseKeyWith('https://another-provider.example/rpc')).toBe(legacyKey);
   });
 
   it('gives processes starting at once with different URLs one key', async () => {

@@ -35,9 +35,11 @@ export class NetworkRegistry {
   }
 
   /**
-   * Each public chain's identity with the key its networks have now, made of today's first RPC
-   * URL (see pinChainKeys). None under the local profile: its chains are told apart by their
-   * endpoint, every local EVM chain having chain id 31337.
+   * Each public chain's identity with the key made of today's first RPC URL, which its networks
+   * have until pinChainKeys: the key of rows stored before keys were pinned
+   * (ChainKeyRepository.pin pins the identity itself where there are none). None under the local
+   * profile: its chains are told apart by their endpoint, every local EVM chain having chain id
+   * 31337.
    */
   chainKeysToPin(): Map<string, string> {
     const keys = new Map<string, string>();
@@ -49,9 +51,9 @@ export class NetworkRegistry {
   }
 
   /**
-   * The keys pinned for these identities on an earlier start replace those made of today's RPC
-   * URLs, in place (whoever holds a definition sees it): a network whose provider changed keeps
-   * its assets, operations and nonces.
+   * The keys pinned for these identities replace those made of today's RPC URLs, in place
+   * (whoever holds a definition sees it): a network whose provider changed keeps its assets,
+   * operations and nonces.
    */
   pinChainKeys(pinned: ReadonlyMap<string, string>): void {
     for (const definition of this.definitions.values()) {

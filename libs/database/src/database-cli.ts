@@ -1,18 +1,21 @@
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '@app/config';
-import { createDataSource } from './data-source';
+import { dataSourceOptions } from './data-source';
 
 /**
  * Runs a command-line job against the configured database: `job` answers the exit code; an error
- * prints `<failure>: <message>` and exits 2. The connection is closed either way.
+ * prints `<failure>: <message>` and exits 2. The connections (`poolSize`) are closed either way.
  */
 export function runDatabaseCli(
   failure: string,
   job: (dataSource: DataSource, config: AppConfig) => Promise<number>,
+  poolSize?: number,
 ): void {
   const run = async (): Promise<number> => {
     const config = loadConfig(process.env);
-    const dataSource = await createDataSource(config.databaseUrl).initialize();
+    const dataSource = await new DataSource(
+      dataSourceOptions(config.databaseUrl, poolSize),
+    ).initialize();
     try {
       return await job(dataSource, config);
     } finally {

@@ -36,5 +36,6 @@ export * from './repositories/wallet-funds.repository';
 export * from './repositories/signing-policy.repository';
 export * from './audit/audit-chain';
 export * from './audit/audit-verification';
+export * from './chain-keys/chain-key-rekey';
 export * from './repositories/sealed-secrets.repository';
 export * from './database-cli';

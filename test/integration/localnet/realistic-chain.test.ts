@@ -155,7 +155,10 @@ describe('the realistic local chain (interval mining, slot-bound landing, RPC la
       const waited = performance.now() - sentAt;
       expect(status.slot).toBe(slotStart.value);
       expect(waited + (sentAt - slotStart.at)).toBeGreaterThan(SLOT_MS - 60);
-      expect(waited).toBeLessThan(SLOT_MS + 150);
+      // Landing in a later slot fails on `status.slot` above; this bounds how late its status
+      // shows, loosely: on a loaded machine (CI's two test workers) the validator's slot timer
+      // and these polls run late (743 ms once, against 400 ms slots).
+      expect(waited).toBeLessThan(2 * SLOT_MS + 150);
       // Sending it again is a duplicate of the same transaction, not a second transfer.
       await rpcCall(solana.rpcUrl, 'sendTransaction', [wire, { encoding: 'base64' }]);
       await sleep(SLOT_MS + 50);

@@ -24,6 +24,6 @@ export function dataSourceOptions(
   };
 }
 
-export function createDataSource(databaseUrl: string): DataSource {
-  return new DataSource(dataSourceOptions(databaseUrl));
+export function createDataSource(databaseUrl: string, poolSize?: number): DataSource {
+  return new DataSource(dataSourceOptions(databaseUrl, poolSize));
 }

@@ -1,6 +1,6 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '@app/config';
-import { dataSourceOptions } from './data-source';
+import { createDataSource } from './data-source';
 
 /**
  * Runs a command-line job against the configured database: `job` answers the exit code; an error
@@ -13,9 +13,7 @@ export function runDatabaseCli(
 ): void {
   const run = async (): Promise<number> => {
     const config = loadConfig(process.env);
-    const dataSource = await new DataSource(
-      dataSourceOptions(config.databaseUrl, poolSize),
-    ).initialize();
+    const dataSource = await createDataSource(config.databaseUrl, poolSize).initialize();
     try {
       return await job(dataSource, config);
     } finally {

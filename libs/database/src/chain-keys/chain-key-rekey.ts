@@ -1,20 +1,11 @@
 import type { DataSource } from 'typeorm';
-
-/** The tables whose rows name their chain by its key. */
-const KEYED_TABLES = [
-  'transactions',
-  'operation_transactions',
-  'operations',
-  'assets',
-  'nonce_ledger',
-  'batches',
-] as const;
+import { CHAIN_KEYED_TABLES, type ChainKeyedTable } from './chain-keyed-tables';
 
 export interface Rekeyed {
   /** The chain's identity, now its key (`evm:8453`). */
   identity: string;
   /** Rows moved to it, by table. */
-  rows: Record<(typeof KEYED_TABLES)[number], number>;
+  rows: Record<ChainKeyedTable, number>;
 }
 
 /**
@@ -46,12 +37,12 @@ export function rekeyChainsToIdentities(dataSource: DataSource): Promise<Rekeyed
     const rekeyed: Rekeyed[] = [];
     for (const { identity, chain_key: urlKey } of pinned) {
       const [rows] = await manager.query<Rekeyed['rows'][]>(
-        `WITH ${KEYED_TABLES.map(
+        `WITH ${CHAIN_KEYED_TABLES.map(
           (table) =>
             `${table}_moved AS (UPDATE ${table} SET chain_key = $1 WHERE chain_key = $2 RETURNING 1)`,
         ).join(',\n')},
          pinned AS (UPDATE chain_keys SET chain_key = $1 WHERE identity = $1)
-         SELECT ${KEYED_TABLES.map((table) => `(SELECT count(*)::int FROM ${table}_moved) AS ${table}`).join(', ')}`,
+         SELECT ${CHAIN_KEYED_TABLES.map((table) => `(SELECT count(*)::int FROM ${table}_moved) AS ${table}`).join(', ')}`,
         [identity, urlKey],
       );
       rekeyed.push({ identity, rows });

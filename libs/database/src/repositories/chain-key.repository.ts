@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CHAIN_KEYED_TABLES } from '../chain-keys/chain-keyed-tables';
 
 /**
  * Whether anything of a chain is stored under this key: what a deployment from before keys were
- * pinned (migration 1767700000000) stored under the key made of its first RPC URL. The indexes
- * that lead with the key answer each; unsettled operations and airdrops are read once, at the
- * chain's first pin.
+ * pinned (migration 1767700000000) stored under the key made of its first RPC URL. Read at the
+ * chain's first pin only, the first table holding a row answering.
  */
-const STORED_UNDER_URL_KEY = `
-  EXISTS (SELECT 1 FROM transactions WHERE chain_key = k.url_key)
-  OR EXISTS (SELECT 1 FROM assets WHERE chain_key = k.url_key)
-  OR EXISTS (SELECT 1 FROM nonce_ledger WHERE chain_key = k.url_key)
-  OR EXISTS (SELECT 1 FROM operations WHERE chain_key = k.url_key AND settled_at IS NULL)
-  OR EXISTS (SELECT 1 FROM batches WHERE chain_key = k.url_key)`;
+const STORED_UNDER_URL_KEY = CHAIN_KEYED_TABLES.map(
+  (table) => `EXISTS (SELECT 1 FROM ${table} WHERE chain_key = k.url_key)`,
+).join(' OR ');
 
 /** The chain keys pinned for public chains (migration 1767700000000), by chain identity. */
 @Injectable()

@@ -43,6 +43,14 @@ describe('EvmInclusionWatcher on anvil', () => {
     await anvil.stop();
   });
 
+  const until = async (condition: () => boolean) => {
+    const deadline = Date.now() + 5_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
   /** Sends a transfer to the mempool (not mined until `evm_mine`); its hash. */
   const pending = async () => {
     const tx = await wallet.sendTransaction({
@@ -92,6 +100,72 @@ describe('EvmInclusionWatcher on anvil', () => {
       expect(methods).toContain('eth_getBlockByNumber');
     } finally {
       for (const watch of watches) watch.cancel();
+    }
+  });
+
+  it('tells a watch registered after its block was read, and says from when it sees every block', async () => {
+    // The scan of the tests before has paused: nobody waits.
+    await until(() => !watcher.seesSince(network, Date.now()));
+    const beforeScan = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const keeper = watcher.watch(network, [`0x${'cd'.repeat(32)}`]); // keeps the scan running
+    try {
+      await until(() => watcher.seesSince(network, Date.now()));
+      // Blocks mined before its first look are not the scan's: a transaction sent then is not
+      // covered.
+      expect(watcher.seesSince(network, beforeScan)).toBe(false);
+      const sent = Date.now();
+      const hash = await pending();
+      const first = watcher.watch(network, [hash]);
+      await direct.send('evm_mine', []);
+      expect(await first.wait(5_000)).toBe(true);
+      first.cancel();
+
+      const from = recorder.calls().length;
+      const later = watcher.watch(network, [hash]);
+      try {
+        expect(watcher.seesSince(network, sent)).toBe(true);
+        expect(await later.wait(50)).toBe(true);
+      } finally {
+        later.cancel();
+      }
+      const asked = recorder
+        .calls()
+        .slice(from)
+        .map((call) => call.method);
+      expect(asked).not.toContain('eth_getTransactionReceipt');
+    } finally {
+      keeper.cancel();
+    }
+  });
+
+  it('looks at once when asked, rather than after a pause timed by slow blocks', async () => {
+    const keeper = watcher.watch(network, [`0x${'ef'.repeat(32)}`]); // keeps the scan running
+    try {
+      // Blocks a second apart: the scan pauses about 0.8 s after each before looking again.
+      let last = '';
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        last = await pending();
+        const seen = watcher.watch(network, [last]);
+        await direct.send('evm_mine', []);
+        expect(await seen.wait(2_000)).toBe(true);
+        seen.cancel();
+      }
+      // Just after the scan read that block: mined on demand, as automine does.
+      const hash = await pending();
+      const watch = watcher.watch(network, [hash]);
+      try {
+        await direct.send('evm_mine', []);
+        const asked = Date.now();
+        watcher.lookSoon(network);
+        expect(await watch.wait(2_000)).toBe(true);
+        expect(Date.now() - asked).toBeLessThan(300);
+      } finally {
+        watch.cancel();
+      }
+    } finally {
+      keeper.cancel();
     }
   });
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { boundedText, clamp } from '@app/common';
 import type { EvmNetworkDefinition } from '../networks/network-definition';
 import { EvmAdapter } from './evm.adapter';
+import { RecentBlocks } from './recent-blocks';
 
 /** Blocks read per round when the watcher has fallen behind (one JSON-RPC batch). */
 const MAX_BLOCKS_PER_ROUND = 50;
@@ -19,6 +20,11 @@ const DUE_SHARE = 0.8;
 const INTERVAL_WEIGHT = 0.5;
 /** After a failed look (node away), before the next. */
 const ERROR_PAUSE_MS = 250;
+/**
+ * How long the transaction hashes of a block read stay known: a watch registered within this
+ * time of its transaction's broadcast learns from them that it was mined before the watch was.
+ */
+const RECENT_BLOCKS_MS = 60_000;
 
 /** A registration for some transactions of one operation; see `EvmInclusionWatcher.watch`. */
 export interface InclusionWatch {
@@ -33,8 +39,10 @@ export interface InclusionWatch {
  * of each new block's transaction hashes, instead of every operation polling for its receipt:
  * the RPC calls spent waiting grow with blocks, not with operations in flight times polls.
  *
- * It only sees blocks from the moment a watch is registered, so a caller checks the receipt
- * once itself after registering (anything mined earlier shows there), then waits.
+ * A watch is told of the blocks read from its registration on, and of those read in the last
+ * RECENT_BLOCKS_MS before it. Whether that covers every block a transaction may be in is
+ * `seesSince`: when it does not, a caller checks the receipt once itself after registering
+ * (anything mined earlier shows there), then waits.
  */
 @Injectable()
 export class EvmInclusionWatcher implements OnApplicationShutdown {
@@ -57,11 +65,22 @@ export class EvmInclusionWatcher implements OnApplicationShutdown {
   }
 
   /**
-   * Whether the network's block scan is running: operations wait for blocks there, so a
-   * transaction just sent is not mined yet either.
+   * Whether a watch registered now is told of every block mined since `time` (this process's
+   * clock): the network's scan has read the chain without a pause since before then, and knows
+   * the blocks it has read since. A transaction broadcast after `time` then needs no look of its
+   * own at registration: any block it is in is one the scan has read or will read.
    */
-  scanning(network: EvmNetworkDefinition): boolean {
-    return this.scans.get(network.chainKey)?.scanning ?? false;
+  seesSince(network: EvmNetworkDefinition, time: number): boolean {
+    return this.scans.get(network.chainKey)?.seesSince(time) ?? false;
+  }
+
+  /**
+   * Has the network's scan look at the chain now rather than after its pause, once a head: a
+   * transaction just sent is mined at once on a chain that mines on demand (anvil's automine),
+   * where the pause, timed by the blocks seen so far, can last a second.
+   */
+  lookSoon(network: EvmNetworkDefinition): void {
+    this.scans.get(network.chainKey)?.lookSoon();
   }
 
   onApplicationShutdown(): void {
@@ -81,6 +100,16 @@ export class EvmInclusionWatcher implements OnApplicationShutdown {
 /** The scan of one network's new blocks, running while anyone waits. */
 class BlockScan {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** The blocks read in the last RECENT_BLOCKS_MS: their hashes, in the order read. */
+  private readonly recent = new RecentBlocks(RECENT_BLOCKS_MS);
+  /** When the running scan looked at its first head (this process's clock); unset in a pause. */
+  private coveredSince?: number;
+  /** Ends the pause between two looks early (`lookSoon`), while the scan pauses. */
+  private wake?: () => void;
+  /** Asked to look soon during a look: the pause after it is skipped. */
+  private lookAgain = false;
+  /** The head at which a prompt look was last asked for. */
+  private promptedAtHead?: number;
   /** Who waits for the head to reach a height. */
   private readonly climbers = new Set<{ height: number; reached: () => void }>();
   private nextBlock?: number;
@@ -96,13 +125,25 @@ class BlockScan {
     private readonly stopped: () => boolean,
   ) {}
 
-  get scanning(): boolean {
-    return this.running;
+  seesSince(time: number): boolean {
+    return (
+      this.coveredSince !== undefined &&
+      this.coveredSince <= time &&
+      time >= Date.now() - RECENT_BLOCKS_MS
+    );
+  }
+
+  lookSoon(): void {
+    if (!this.head || this.promptedAtHead === this.head.number) return;
+    this.promptedAtHead = this.head.number;
+    if (this.wake) this.wake();
+    else this.lookAgain = true;
   }
 
   watch(hashes: string[]): InclusionWatch {
     let notify!: () => void;
     const included = new Promise<true>((resolve) => (notify = () => resolve(true)));
+    if (hashes.some((hash) => this.recent.has(hash))) notify();
     for (const hash of hashes) {
       const set = this.waiters.get(hash) ?? new Set();
       set.add(notify);
@@ -147,7 +188,7 @@ class BlockScan {
     try {
       while ((this.waiters.size > 0 || this.climbers.size > 0) && !this.stopped()) {
         try {
-          if (!(await this.scanNewBlocks())) await sleep(this.idlePauseMs());
+          if (!(await this.scanNewBlocks())) await this.pause(this.idlePauseMs());
         } catch (error) {
           this.logger.debug(
             `Block scan on ${this.network.network} failed: ${boundedText(error, 300)}`,
@@ -159,15 +200,21 @@ class BlockScan {
       this.running = false;
       // From a pause the scan starts at the head again: whoever registers then checks first.
       this.nextBlock = undefined;
+      this.coveredSince = undefined;
     }
   }
 
   /** Reads the blocks mined since the last round; false when there were none. */
   private async scanNewBlocks(): Promise<boolean> {
+    const askedAt = Date.now();
     const head = await this.evm.blockNumber(this.network);
     this.clock(head);
     for (const climber of this.climbers) if (climber.height <= head) climber.reached();
-    this.nextBlock ??= head;
+    if (this.nextBlock === undefined) {
+      // Every block mined after `askedAt` is this head or above it: all read from here on.
+      this.nextBlock = head;
+      this.coveredSince = askedAt;
+    }
     if (head < this.nextBlock) return false;
     const last = Math.min(head, this.nextBlock + MAX_BLOCKS_PER_ROUND - 1);
     const first = this.nextBlock;
@@ -176,13 +223,30 @@ class BlockScan {
     for (const hashes of hashesByBlock) {
       // A node behind the one that gave the head (failover): that block on the next round.
       if (hashes === null) break;
-      for (const hash of hashes) {
-        const waiting = this.waiters.get(hash.toLowerCase());
+      const lowerCase = hashes.map((hash) => hash.toLowerCase());
+      for (const hash of lowerCase) {
+        const waiting = this.waiters.get(hash);
         if (waiting) for (const notify of waiting) notify();
       }
+      this.recent.add(lowerCase);
       this.nextBlock += 1;
     }
     return true;
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.lookAgain) {
+      this.lookAgain = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /**

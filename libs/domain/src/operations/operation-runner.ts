@@ -82,8 +82,9 @@ export class OperationRunner {
     const roundEnds = Date.now() + CHECK_ROUND_MS;
     let operation = initial;
     for (let signing = 0; signing < MAX_SIGNINGS_PER_RUN; signing++) {
-      let justSigned = false;
+      let sentAfter: number | null = null;
       if (operation.status === 'queued') {
+        const sending = Date.now();
         let stored: OperationEntity | null;
         try {
           stored = await lifecycle.send(network, operation);
@@ -92,14 +93,14 @@ export class OperationRunner {
           if (isDefinitive(error)) return this.settler.fail(operation, error);
           throw error;
         }
-        justSigned = stored !== null;
+        sentAfter = stored === null ? null : sending;
         // The row as stored, or (another worker moved it first) as it now stands.
         operation = stored ?? (await this.reload(operation.id));
         if (operation.status === 'queued') continue;
       }
       if (operation.status !== 'signed' && operation.status !== 'submitted') return;
 
-      const verdict = await lifecycle.check(network, operation, justSigned, roundEnds);
+      const verdict = await lifecycle.check(network, operation, sentAfter, roundEnds);
       if (verdict.kind === 'confirmed') {
         return this.settler.confirm(operation, verdict.outcome, verdict.adoptedTxHash);
       }

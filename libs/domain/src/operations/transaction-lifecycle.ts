@@ -22,6 +22,8 @@ export type CheckVerdict =
  * - `check`: for one round (until `roundEnds`), looks for a verdict on the stored transaction,
  *   sending bytes not sent yet, re-sending, re-pricing or closing nonce gaps as the family
  *   needs; none by then, it throws CheckLater and the job is parked until the next round.
+ *   `sentAfter`: when the same run has just sent it, a time (this process's clock) before
+ *   `send` began; null otherwise.
  *
  * Both are safe to run twice, in two processes, or after a crash at any point.
  */
@@ -30,7 +32,7 @@ export interface TransactionLifecycle<N extends NetworkDefinition = NetworkDefin
   check(
     network: N,
     operation: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
   ): Promise<CheckVerdict>;
 }

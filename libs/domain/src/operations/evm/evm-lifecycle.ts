@@ -109,23 +109,23 @@ export class EvmLifecycle
   check(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
   ): Promise<CheckVerdict> {
     return this.waits.round(operation.id, () =>
-      this.verdict(network, operation, justSigned, roundEnds),
+      this.verdict(network, operation, sentAfter, roundEnds),
     );
   }
 
   private async verdict(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
   ): Promise<CheckVerdict> {
     let landed: Landed;
     try {
-      landed = await this.awaitDeepReceipt(network, operation, justSigned, roundEnds);
+      landed = await this.awaitDeepReceipt(network, operation, sentAfter, roundEnds);
     } catch (error) {
       if (!(error instanceof ReplacedTransaction)) throw error;
       // Provably dead: its nonce is spent by a transaction that is none of its versions, so
@@ -156,11 +156,11 @@ export class EvmLifecycle
   private async awaitDeepReceipt(
     network: EvmNetworkDefinition,
     operation: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
   ): Promise<Landed> {
     const confirmations = this.config.evm.confirmations[network.network as EvmNetwork];
-    let landed = await this.awaitReceipt(network, operation, justSigned, roundEnds);
+    let landed = await this.awaitReceipt(network, operation, sentAfter, roundEnds);
     while (confirmations > 1) {
       const deepAt = landed.receipt.blockNumber + confirmations - 1;
       const patience = roundEnds - Date.now();
@@ -182,7 +182,7 @@ export class EvmLifecycle
         minedAgainIn: now?.receipt.blockNumber ?? null,
       });
       METRICS.evmReorgedReceipts.inc({ network: network.network });
-      landed = now ?? (await this.awaitReceipt(network, current, false, roundEnds, true));
+      landed = now ?? (await this.awaitReceipt(network, current, null, roundEnds, true));
     }
     return landed;
   }
@@ -201,10 +201,11 @@ export class EvmLifecycle
   private async awaitReceipt(
     network: EvmNetworkDefinition,
     initial: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
     sendAtOnce = false,
   ): Promise<Landed> {
+    const justSigned = sentAfter !== null;
     let operation = initial;
     let hashes = justSigned ? [operation.txHash!] : await this.versionsOf(operation);
     const wallet = walletKey(network, operation.signer);
@@ -245,10 +246,13 @@ export class EvmLifecycle
       wait.lastSentAt = 0;
       return 'replaced';
     };
-    // Just sent while others wait for blocks, it is not mined yet: its first look is the one
-    // the watch makes once registered (an RPC call less for every operation). Otherwise the
-    // watch is registered and looks at once: a version mined before then shows only there.
-    if (!(justSigned && this.inclusion.scanning(network))) {
+    // Just sent, and every block since is one the network's scan has read or will read: the
+    // scan tells the watch when it is mined, before its registration included, so its first
+    // look is the one that follows (an RPC call less for every operation). Otherwise the
+    // watch looks at once when registered: a version mined before then shows only there.
+    if (sentAfter !== null && this.inclusion.seesSince(network, sentAfter)) {
+      watch.follow(hashes);
+    } else {
       const landed = await watch.register(hashes);
       if (landed) return landed;
     }

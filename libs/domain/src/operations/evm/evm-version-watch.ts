@@ -36,10 +36,19 @@ export class VersionWatch {
 
   /** Watches `hashes` from now on and looks for their receipts once: the one mined, or null. */
   register(hashes: string[]): Promise<Landed | null> {
-    this.cancel();
-    this.watch = this.inclusion.watch(this.network, hashes);
-    this.watched = hashes.join(',');
+    this.watchFromNow(hashes);
     return this.lookNow(hashes);
+  }
+
+  /**
+   * Watches `hashes` from now on without looking: for versions sent while the block scan reads
+   * every block they may be in (`EvmInclusionWatcher.seesSince`), so it tells of their block.
+   * The scan looks soon, should the chain have mined them at once.
+   */
+  follow(hashes: string[]): void {
+    this.watchFromNow(hashes);
+    this.lookedAt = Date.now();
+    this.inclusion.lookSoon(this.network);
   }
 
   /** Waits up to `maxMs` for one of `hashes` to be mined: its receipt, or null. */
@@ -74,6 +83,12 @@ export class VersionWatch {
   cancel(): void {
     this.watch?.cancel();
     this.watch = undefined;
+  }
+
+  private watchFromNow(hashes: string[]): void {
+    this.cancel();
+    this.watch = this.inclusion.watch(this.network, hashes);
+    this.watched = hashes.join(',');
   }
 
   private lookNow(hashes: string[]): Promise<Landed | null> {

@@ -107,11 +107,11 @@ export class SolanaLifecycle implements TransactionLifecycle<SolanaNetworkDefini
   check(
     network: SolanaNetworkDefinition,
     operation: OperationEntity,
-    justSigned: boolean,
+    sentAfter: number | null,
     roundEnds: number,
   ): Promise<CheckVerdict> {
     return this.waits.round(operation.id, async () => {
-      const verdict = await this.follow(network, operation, justSigned, roundEnds);
+      const verdict = await this.follow(network, operation, sentAfter !== null, roundEnds);
       if (verdict.kind !== 'confirmed') return verdict;
       return { kind: 'confirmed', outcome: this.outcome(operation) };
     });

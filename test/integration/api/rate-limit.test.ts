@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startApiInProcess, startApiInstances } from '@test/support/api-app';
 import { HttpClient } from '@test/support/http-client';
 import { freePort } from '@test/support/service-process';
-import { startTestServices, type TestServices } from '@test/support/test-services';
+import { keyPrefixFor, startTestServices, type TestServices } from '@test/support/test-services';
 
 jest.setTimeout(60_000);
 
@@ -146,6 +147,71 @@ describe('rate limits per API key, shared by every API instance', () => {
         expect(refused.headers.get('ratelimit-remaining')).toBe('0');
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
+    });
+  });
+
+  describe("with an account's write limit large enough to lease", () => {
+    const WRITES = { RATE_LIMIT_REQUESTS: '1000', ACCOUNT_WRITE_LIMIT: '300/60' };
+    let leasing: NestFastifyApplication[] = [];
+    let c: HttpClient;
+    let d: HttpClient;
+    let redis: Redis;
+
+    beforeAll(async () => {
+      let clients: HttpClient[];
+      ({ apps: leasing, clients } = await startApiInstances(services, 2, WRITES));
+      [c, d] = clients;
+      redis = new Redis(services.redisUrl);
+    });
+
+    afterAll(async () => {
+      redis?.disconnect();
+      await Promise.all(leasing.map((app) => app.close()));
+    });
+
+    it('counts writes in Redis a lease at a time, and never lets more than the limit through', async () => {
+      const session = new HttpClient(c.baseUrl);
+      await session.post('/account/register', {
+        email: `writes-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`,
+        password: 'correct horse battery staple',
+      });
+      const accountId = (await session.get('/account')).body.data.id as string;
+      const keys: string[] = [];
+      for (const name of ['one', 'two']) {
+        keys.push((await session.post('/account/api-keys', { name })).body.data.key as string);
+      }
+      const counted = async () =>
+        Number(
+          await redis.get(
+            `${keyPrefixFor(services.databaseUrl)}:rate-limit:account-writes:${accountId}`,
+          ),
+        );
+
+      // Leases of 3 (1% of 300): the first write counts three in Redis, the next two none.
+      for (let i = 0; i < 3; i += 1) {
+        expect((await createWallet(c, keys[0])).status).toBe(200);
+        expect(await counted()).toBe(3);
+      }
+
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i += 1) {
+        const batch = await Promise.all([
+          createWallet(c, keys[0]),
+          createWallet(d, keys[1]),
+          createWallet(c, keys[1]),
+          createWallet(d, keys[0]),
+        ]);
+        statuses.push(...batch.map((r) => r.status));
+        if (batch.every((r) => r.status === 429)) {
+          expect(batch[0].body.message).toMatch(/Write limit of 300 writes per 60 seconds/);
+          break;
+        }
+      }
+      const served = 3 + statuses.filter((status) => status === 200).length;
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      // At most one lease per instance left unused when the window's limit is spent.
+      expect(served).toBeLessThanOrEqual(300);
+      expect(served).toBeGreaterThanOrEqual(300 - 2 * 3);
     });
   });
 

@@ -40,7 +40,7 @@ export class RateLimitGuard implements CanActivate {
     const writes = this.config.limits.accountWrites;
     const perAccount = READ_METHODS.has(method)
       ? null
-      : await this.limiter.consume(`account-writes:${accountId}`, writes);
+      : await this.limiter.consumeLeased(`account-writes:${accountId}`, writes);
     if (perAccount && !perAccount.allowed) {
       throw tooManyRequests(
         perAccount,

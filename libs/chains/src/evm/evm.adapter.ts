@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   Network as EthersNetwork,
   type JsonRpcProvider,
-  Transaction,
   Wallet,
   getAddress,
   keccak256,
@@ -19,6 +18,12 @@ import { classifyRefusal, type BroadcastResult } from './evm-refusal';
 import { revertToAppError } from './evm-revert';
 import { evmLostRecipient } from './evm-known-accounts';
 import { evmReceiptOf, type EvmReceipt, type RawEvmReceipt } from './evm-receipt';
+import {
+  hexOf,
+  signedTransactionBytes,
+  unsignedTransactionBytes,
+  type EvmTransactionFields,
+} from './evm-transaction-bytes';
 import type { EvmKey } from '../signers/wallet-keys';
 import { FailoverJsonRpcProvider, WrongChainError } from './failover-json-rpc.provider';
 
@@ -162,19 +167,18 @@ export class EvmAdapter implements ChainAdapter {
     unsigned: UnsignedEvmTransaction,
     fees: FeeFields,
   ): Promise<{ signedTx: string; hash: string }> {
-    const tx = Transaction.from({
+    const fields: EvmTransactionFields = {
       type: 'gasPrice' in fees ? 0 : 2,
-      chainId: network.chainId,
+      chainId: BigInt(network.chainId),
       to: unsigned.to,
       data: unsigned.data,
-      nonce: Number(unsigned.nonce),
+      nonce: unsigned.nonce,
       gasLimit: unsigned.gasLimit,
       ...fees,
-    });
-    tx.signature = await key.signDigest(tx.unsignedHash);
-    const signedTx = tx.serialized;
-    // tx.hash would serialize the transaction again.
-    return { signedTx, hash: keccak256(signedTx) };
+    };
+    const signature = await key.signDigest(keccak256(unsignedTransactionBytes(fields)));
+    const signed = signedTransactionBytes(fields, signature);
+    return { signedTx: hexOf(signed), hash: keccak256(signed) };
   }
 
   /**

@@ -121,12 +121,15 @@ describe('evmOutcome of a batch', () => {
   });
 });
 
-/** A provider whose estimate answers `estimate`, or throws it. */
+/** A provider whose estimate (eth_estimateGas) answers `estimate`, or throws it. */
 function providerEstimating(estimate: bigint | Error): JsonRpcProvider {
-  const estimateGas = jest.fn(() =>
-    estimate instanceof Error ? Promise.reject(estimate) : Promise.resolve(estimate),
-  );
-  return { estimateGas } as unknown as JsonRpcProvider;
+  const send = jest.fn((method: string) => {
+    if (method !== 'eth_estimateGas') return Promise.reject(new Error(`unexpected ${method}`));
+    return estimate instanceof Error
+      ? Promise.reject(estimate)
+      : Promise.resolve(`0x${estimate.toString(16)}`);
+  });
+  return { send } as unknown as JsonRpcProvider;
 }
 
 async function planned(intent: AssetIntent) {

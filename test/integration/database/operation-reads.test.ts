@@ -8,12 +8,13 @@ import { newOperationEntity } from '@test/support/operation-factory';
 import { scopeOf } from '@test/support/work-scope';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
-const MINT: AssetIntent = {
+const MINT = {
   kind: 'nft.mint',
+  name: 'Read',
   collection: '0x00000000000000000000000000000000000000c1',
   recipient: '0x00000000000000000000000000000000000000a1',
   metadataUri: 'https://example.com/1.json',
-};
+} satisfies AssetIntent;
 
 /** The reads of operations by id (each run of the worker starts with one), on a real Postgres. */
 describe('operation reads', () => {

@@ -65,6 +65,8 @@ export interface FairnessResult {
   phasesB: string;
   /** The worker's queues during B's part of the flood, from its metrics: see workerQueues. */
   workerQueues: string;
+  /** A's slowest mint, request row to settlement, and where it waited: see slowestOf. */
+  slowestA: string;
   maxOverIdleP50: number;
   /** max(5x idle p50, 300 ms): the slowest B mint's target. */
   maxTargetMs: number;
@@ -176,6 +178,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
     const metricsAfter = await workerMetrics();
 
     const phasesB = await phasesOf(stack.env.DATABASE_URL, during);
+    const slowestA = await slowestOf(stack.env.DATABASE_URL, walletA);
     const idleP50 = percentile(times(idle), 50);
     const floodMax = Math.max(...times(during));
     return {
@@ -198,6 +201,7 @@ async function runMode(floodMints: number, mode: Mode): Promise<FairnessResult> 
       whileDraining: spread(during.filter((t) => !t.whilePosting)),
       phasesB,
       workerQueues: workerQueues(metricsBefore, metricsAfter),
+      slowestA,
       maxOverIdleP50: round(floodMax / idleP50, 1),
       maxTargetMs: round(Math.max(5 * idleP50, 300)),
     };
@@ -282,6 +286,34 @@ async function phasesOf(databaseUrl: string, mints: Timed[]): Promise<string> {
     phase('to settling', (row) => row.settled.getTime() - row.signed.getTime()),
     phase('to answer', (row, mint) => mint.answeredAt - row.settled.getTime()),
   ].join('; ');
+}
+
+/**
+ * The slowest mint of a wallet, its row to its settlement: how long it took to be signed, and
+ * from its first signing to its settlement, and its runs that failed (attempts). A's throughput
+ * is its mints over the time to its last one: a mint left behind lowers it alone.
+ */
+async function slowestOf(databaseUrl: string, signer: string): Promise<string> {
+  const [row] = await queryDatabase<{ total: number; signed: number | null; attempts: number }>(
+    databaseUrl,
+    `SELECT extract(epoch FROM o.settled_at - o.created_at) * 1000 AS total,
+            extract(epoch FROM s.first - o.created_at) * 1000 AS signed, o.attempts
+       FROM operations o
+       LEFT JOIN LATERAL (
+         SELECT min(t.created_at) AS first
+           FROM operation_transactions ot JOIN transactions t USING (chain_key, tx_hash)
+          WHERE ot.operation_id = o.id) s ON true
+      WHERE o.kind = 'nft.mint' AND lower(o.signer) = lower($1) AND o.settled_at IS NOT NULL
+      ORDER BY o.settled_at - o.created_at DESC LIMIT 1`,
+    [signer],
+  );
+  if (!row) return 'none';
+  const total = Number(row.total);
+  const signed = row.signed === null ? null : Number(row.signed);
+  return signed === null
+    ? `${round(total)} ms, never signed, ${row.attempts} failed runs`
+    : `${round(total)} ms: to signed ${round(signed)}, to settled ${round(total - signed)}, ` +
+        `${row.attempts} failed runs`;
 }
 
 /** A synchronous mint's time to confirmation, following the operation past SYNC_WAIT_MS. */

@@ -62,6 +62,11 @@ export interface AppConfig {
    * failing: an unreachable database is a prompt 503, not a request that hangs.
    */
   databaseConnectTimeoutMs: number;
+  /**
+   * Statements run again and again are prepared once a connection (see PreparingClient); false
+   * behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  databasePreparedStatements: boolean;
   /** REDIS_URL: the one Redis node (`redis://` or `rediss://`); unused with Sentinels or a Cluster. */
   redisUrl: string;
   /**

@@ -409,6 +409,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CHAIN_READ_CACHE_TTL_MS: '-1' })).toThrow(/CHAIN_READ_CACHE_TTL_MS/);
   });
 
+  it('prepares repeated statements unless DATABASE_PREPARED_STATEMENTS=false', () => {
+    expect(loadConfig({}).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(
+      false,
+    );
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS must be true or false/,
+    );
+  });
+
   it('bounds the waits on Postgres and Redis: 5 s to connect, 1 s for Redis by default', () => {
     expect(loadConfig({}).databaseConnectTimeoutMs).toBe(5_000);
     expect(loadConfig({}).queue.redisTimeoutMs).toBe(1_000);

@@ -96,6 +96,11 @@ export function loadConfig(env: Env): AppConfig {
       : undefined,
     databaseUrl: url('DATABASE_URL', required('DATABASE_URL', fallback('DATABASE_URL'))),
     databasePoolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 200),
+    databasePreparedStatements: boolean(
+      'DATABASE_PREPARED_STATEMENTS',
+      env.DATABASE_PREPARED_STATEMENTS,
+      true,
+    ),
     databaseConnectTimeoutMs: integer(
       'DATABASE_CONNECT_TIMEOUT_MS',
       env.DATABASE_CONNECT_TIMEOUT_MS,

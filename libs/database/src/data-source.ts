@@ -1,13 +1,14 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { ConnectPhaseClient } from './connect-phase-client';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { PreparingClient } from './preparing-client';
 import { pgWithPriorityPool } from './query-priority';
 
 export function dataSourceOptions(
   databaseUrl: string,
   poolSize = 10,
   connectTimeoutMs = 5_000,
+  preparedStatements = true,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -19,8 +20,14 @@ export function dataSourceOptions(
     driver: pgWithPriorityPool,
     // connectionTimeoutMillis bounds both a new connection and the wait for a free pooled one:
     // without it an unreachable (not refusing) database holds every request for good.
-    // ConnectPhaseClient: a write whose connection could not be made says "nothing accepted".
-    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, Client: ConnectPhaseClient },
+    // PreparingClient: a write whose connection could not be made says "nothing accepted"
+    // (ConnectPhaseClient), and statements run again and again are prepared once a connection.
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: connectTimeoutMs,
+      Client: PreparingClient,
+      preparedStatements,
+    },
   };
 }
 

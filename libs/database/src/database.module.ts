@@ -64,6 +64,7 @@ const REPOSITORIES = [
           config.databaseUrl,
           config.databasePoolSize,
           config.databaseConnectTimeoutMs,
+          config.databasePreparedStatements,
         ),
     }),
   ],

@@ -35,11 +35,15 @@ export function redisClient(
 ): RedisConnection {
   const { redisSentinel: sentinel, redisCluster: cluster, redisAuth: auth } = config;
   if (cluster) {
-    const { enableOfflineQueue, enableAutoPipelining, ...perNode } = options;
+    // No auto-pipelining on a Cluster: ioredis groups a turn's commands by the node it expects
+    // and then refuses a group whose keys it maps to other nodes ("All keys in the pipeline
+    // should belong to the same slots allocation group", ioredis issues 1264, 1602, 2109): the
+    // shared client's scripts of several networks' slots in one turn failed so, and a worker
+    // whose start-up lease calls failed exited (test/integration/queue/redis-cluster.test.ts).
+    const { enableOfflineQueue, enableAutoPipelining: _notOnACluster, ...perNode } = options;
     return new Cluster(cluster.nodes, {
       redisOptions: { ...auth, ...(cluster.tls ? { tls: {} } : {}), ...perNode },
       ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
-      ...(enableAutoPipelining === undefined ? {} : { enableAutoPipelining }),
       clusterRetryStrategy: retryEverySecond,
       // A command sent while a master's replica is being promoted waits for the new slot map
       // rather than failing at once (CLUSTERDOWN, or a node gone).

@@ -8,6 +8,7 @@ import {
   operationQueueName,
   queueShardOf,
   redisClient,
+  SHARED_REDIS_OPTIONS,
   type QueueJobData,
   type RedisConnection,
 } from '@app/queue';
@@ -73,6 +74,32 @@ it('keeps an account backlog per network, each script and pipeline in one slot',
   });
   await expect(backlog.prune('base', async () => new Set())).resolves.toBe(0);
   await expect(backlog.depths('base')).resolves.toEqual([]);
+});
+
+it('runs the shared client’s commands of several slots in one event-loop turn', async () => {
+  // Auto-pipelining grouped a turn's commands by node and then refused the group ("All keys in
+  // the pipeline should belong to the same slots allocation group"): a worker's start-up lease
+  // calls failed so in a CI run, and the worker exited.
+  const shared = redisClient(config, SHARED_REDIS_OPTIONS);
+  try {
+    const backlog = new AccountBacklog(shared, prefix);
+    const leases = new ShardLeases(shared, { prefix, workerId: 'worker-turn', ttlMs: 10_000 });
+    const networks = ['base', 'solana', 'ethereum', 'polygon'] as const;
+    const settled = await Promise.allSettled(
+      networks.flatMap((network) => [
+        backlog.register(network, 'acct-turn', randomUUID()),
+        backlog.depths(network),
+        leases.acquire(network, [7], 1),
+      ]),
+    );
+    const refusals = settled.flatMap((result) =>
+      result.status === 'rejected' ? [String(result.reason)] : [],
+    );
+    expect(refusals).toEqual([]);
+    await leases.leave([...networks]);
+  } finally {
+    shared.disconnect();
+  }
 });
 
 it('leases shards of several networks, each network in its own slot', async () => {

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { registerSession, TEST_PASSWORD, uniqueEmail } from '@test/support/accounts';
 import { startApiInProcess, startApiInstances } from '@test/support/api-app';
 import { HttpClient, type HttpResponse } from '@test/support/http-client';
+import { startOwnRedis } from '@test/support/own-redis';
 import { freePort } from '@test/support/service-process';
 import { startTestServices, type TestServices } from '@test/support/test-services';
 
@@ -155,11 +156,11 @@ describe('sign-in and registration throttles', () => {
     expectTooManyRequests(tries[2], /^Too many registrations for this email:/, 60);
   });
 
-  it('lets sign-ins and registrations through, promptly, when Redis cannot be reached', async () => {
+  it('counts in the instance when Redis cannot be reached: sign-ins go on, promptly, within the limits', async () => {
     const deadRedis = `redis://127.0.0.1:${await freePort()}`;
     const { app, http } = await startApiInProcess(
       { ...services, redisUrl: deadRedis },
-      { LOGIN_LIMIT_PER_EMAIL: '1/60', LOGIN_LIMIT_PER_IP: '1/60', REGISTER_LIMIT_PER_IP: '1/60' },
+      { LOGIN_LIMIT_PER_EMAIL: '2/60', LOGIN_LIMIT_PER_IP: '4/60', REGISTER_LIMIT_PER_IP: '1/60' },
     );
     const warnings: string[] = [];
     const warn = jest
@@ -168,15 +169,54 @@ describe('sign-in and registration throttles', () => {
     try {
       const started = Date.now();
       const { email } = await registerSession(http.baseUrl, 'no-redis');
-      expect((await login(http, email, 'wrong, but counted nowhere')).status).toBe(401);
-      expect((await login(http, email, TEST_PASSWORD)).status).toBe(200);
-      expect((await login(http, email, TEST_PASSWORD)).status).toBe(200);
+      expectTooManyRequests(
+        await http.post('/account/register', {
+          email: uniqueEmail('next'),
+          password: TEST_PASSWORD,
+        }),
+        /^Too many registrations from this address: at most 1 per 60 seconds;/,
+        60,
+      );
+      const answers = [];
+      for (const password of ['wrong', TEST_PASSWORD, 'wrong again', 'wrong a third time']) {
+        answers.push(await login(http, email, password));
+      }
+      // The right password gave its attempt back, as with Redis.
+      expect(answers.map(({ status }) => status)).toEqual([401, 200, 401, 429]);
+      expectTooManyRequests(answers[3], /^Too many failed sign-ins for this email:/, 60);
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       warn.mockRestore();
       await app.close();
     }
-    // The throttles were asked, could not count, and said so once.
+    // The throttles asked Redis, could not count there, and said so once.
     expect(warnings.filter((line) => /Rate limits are not enforced/.test(line))).toHaveLength(1);
+  });
+
+  it('holds the limit when Redis answers too late: a burst of guesses cannot slow the API past the throttle', async () => {
+    const redis = await startOwnRedis();
+    const { app, http } = await startApiInProcess(
+      { ...services, redisUrl: redis.url },
+      { ...LOOSE, LOGIN_LIMIT_PER_EMAIL: '5/60' },
+    );
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { email } = await registerSession(http.baseUrl, 'stalled-redis');
+      // Redis holds every count past the API's 500 ms deadline while the guesses arrive.
+      await redis.pauseClients(3_000);
+      const guesses = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => login(http, email, `wrong password ${i}`)),
+      );
+      expect(countBy(guesses)).toEqual({ 401: 5, 429: 45 });
+      expectTooManyRequests(
+        guesses.find(({ status }) => status === 429)!,
+        /^Too many failed sign-ins for this email: at most 5 per 60 seconds;/,
+        60,
+      );
+    } finally {
+      warn.mockRestore();
+      await app.close();
+      await redis.stop();
+    }
   });
 });

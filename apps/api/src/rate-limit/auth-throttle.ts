@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig, type RateRule } from '@app/config';
 import { normalizeEmail } from '@app/domain';
 import { addressBucket } from './client-address';
+import { LocalWindowCounter } from './local-window-counter';
 import { RateLimitService } from './rate-limit.service';
 import { tooManyRequests } from './too-many-requests';
 
@@ -12,11 +13,15 @@ import { tooManyRequests } from './too-many-requests';
  * counted in Redis (shared by every API instance) and checked before the password is hashed or
  * verified: a refused attempt costs no scrypt. An attempt is counted before it is tried, so that
  * many attempts in parallel cannot all slip in before the first failure is known; a sign-in that
- * succeeds gives its attempt back, so only failures accumulate against an email. Like every
- * limit, they let requests through when Redis does not answer.
+ * succeeds gives its attempt back, so only failures accumulate against an email. Unlike the
+ * API's limits they do not fail open when Redis does not answer: each attempt is also counted in
+ * this instance's memory, which decides when Redis is away or late. Otherwise a burst of guesses
+ * heavy enough to slow the API past Redis's deadline would lift the throttle meant to stop it.
  */
 @Injectable()
 export class AuthThrottle {
+  private readonly local = new LocalWindowCounter();
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly limiter: RateLimitService,
@@ -33,7 +38,7 @@ export class AuthThrottle {
   }
 
   async loginSucceeded(email: string): Promise<void> {
-    await this.limiter.refund(loginEmailBucket(email));
+    await this.refund(loginEmailBucket(email));
   }
 
   async admitRegistration(ip: string, email: string): Promise<void> {
@@ -64,17 +69,23 @@ export class AuthThrottle {
   }
 
   async adminSucceeded(ip: string): Promise<void> {
-    await this.limiter.refund(adminIpBucket(ip));
+    await this.refund(adminIpBucket(ip));
   }
 
   private async admit(bucket: string, rule: RateRule, what: string): Promise<void> {
-    const decision = await this.limiter.consume(bucket, rule);
-    if (decision && !decision.allowed) {
+    const local = this.local.consume(bucket, rule);
+    const decision = (await this.limiter.consume(bucket, rule)) ?? local;
+    if (!decision.allowed) {
       throw tooManyRequests(
         decision,
         `Too many ${what}: at most ${rule.requests} per ${rule.windowSeconds} seconds`,
       );
     }
+  }
+
+  private async refund(bucket: string): Promise<void> {
+    this.local.refund(bucket);
+    await this.limiter.refund(bucket);
   }
 }
 

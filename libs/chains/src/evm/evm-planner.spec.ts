@@ -133,8 +133,14 @@ function providerEstimating(estimate: bigint | Error): JsonRpcProvider {
 }
 
 async function planned(intent: AssetIntent) {
-  const call = await planEvmCall(providerEstimating(100_000n), SIGNER, intent);
+  const provider = providerEstimating(100_000n);
+  const call = await planEvmCall(provider, SIGNER, intent);
   expect(call.gasLimit).toBe(120_000n);
+  // At the head's state, not anvil's default pending block (every pooled transaction run first).
+  expect((provider as unknown as { send: jest.Mock }).send).toHaveBeenCalledWith(
+    'eth_estimateGas',
+    [expect.objectContaining({ from: SIGNER, data: call.data }), 'latest'],
+  );
   return call;
 }
 

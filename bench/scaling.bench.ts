@@ -52,7 +52,7 @@ import { countersSince, processCounters, type ProcessCounters } from './process-
 import { mostCalledStatements, resetStatements } from './pg-statements';
 import { cpuSummary, cpuWindow, type CpuUsage } from './cpu-usage';
 import { LoadClient } from './load-client';
-import { round, runConcurrently } from './stats';
+import { callsPerMint, round, runConcurrently } from './stats';
 
 export interface ScalingRun {
   run: string;
@@ -351,12 +351,6 @@ function workerDetail(counters: ProcessCounters, mints: number): ScalingRun['wor
 }
 
 /** JSON-RPC calls a mint by method. */
-function callsPerMint(calls: { method: string }[], mints: number): Record<string, number> {
-  const counts = new Map<string, number>();
-  for (const { method } of calls) counts.set(method, (counts.get(method) ?? 0) + 1);
-  return Object.fromEntries([...counts].map(([method, n]) => [method, round(n / mints, 3)]));
-}
-
 /**
  * Every account submits its share of `total` async mints, `perAccount` at a time or, with
  * `perSecond`, at that pace whatever the answers' (the machine then not saturated), and waits

@@ -46,3 +46,10 @@ export function ratioAgainst(
   const exact = measured / baseline;
   return { ratio: Math.floor(exact * 1000) / 1000, met: exact >= target };
 }
+
+/** JSON-RPC calls by method, a mint (BENCH_RPC_CALLS=1). */
+export function callsPerMint(calls: { method: string }[], mints: number): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { method } of calls) counts.set(method, (counts.get(method) ?? 0) + 1);
+  return Object.fromEntries([...counts].map(([method, n]) => [method, round(n / mints, 3)]));
+}

@@ -73,10 +73,19 @@ export class ShardLeaseKeeper {
 
   /**
    * A first round (shards taken while the application boots), then one every third of the TTL,
-   * or sooner while this worker is short of its share.
+   * or sooner while this worker is short of its share. A first round that fails (Redis refusing
+   * or away for a moment) is tried again soon, as a later round would be: the worker starts and
+   * takes its shards once Redis answers, where it used to exit.
    */
   async start(): Promise<void> {
-    await this.renewNow();
+    try {
+      await this.renewNow();
+    } catch (error) {
+      this.logger.warn(
+        `Shard leases not taken at start, tried again soon: ${(error as Error).message}`,
+      );
+      this.short = true;
+    }
     this.schedule();
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { ConcreteNetwork } from '@app/config';
+import { startTcpProxy } from '@app/localnet';
 import { ShardLeaseKeeper, ShardLeases, type ShardRef } from '@app/queue';
 
 jest.setTimeout(60_000);
@@ -69,8 +70,13 @@ describe('shard leases', () => {
 
   const label = ({ network, shard }: ShardRef) => `${network}:${shard}`;
 
-  async function startInstance(name: string, ttlMs = TTL_MS, replica?: string): Promise<Instance> {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  async function startInstance(
+    name: string,
+    ttlMs = TTL_MS,
+    replica?: string,
+    redisUrl = REDIS_URL,
+  ): Promise<Instance> {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
     const id = `${replica ? `${replica}@` : ''}${name}-${randomBytes(3).toString('hex')}`;
     const consuming = new Set<string>();
     const keeper = new ShardLeaseKeeper(
@@ -149,6 +155,19 @@ describe('shard leases', () => {
       }),
     );
   }
+
+  it('starts when Redis fails its first round, and takes its shards once Redis answers', async () => {
+    const proxy = await startTcpProxy(REDIS_URL);
+    try {
+      proxy.cut();
+      const a = await startInstance('a', TTL_MS, undefined, proxy.url);
+      expect(a.keeper.owned('base')).toEqual([]);
+      proxy.restore();
+      await until('a owning every shard', () => evenlySplit([a], SHARDS));
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('splits the shards evenly between three instances, one consumer per shard', async () => {
     await Promise.all(['a', 'b', 'c'].map((name) => startInstance(name)));
